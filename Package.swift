@@ -1,0 +1,75 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Storykeep",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "storykeep", targets: ["storykeep"]),
+        .library(name: "GraphQL", targets: ["GraphQL"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+    ],
+    targets: [
+        // System libraries.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        // The hand-written GraphQL engine: no PostgreSQL, no HTTP, no domain.
+        .target(name: "GraphQL"),
+        // The libpq client.
+        .target(
+            name: "Postgres",
+            dependencies: [
+                "CLibPQ",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The domain.
+        .target(
+            name: "Storykeep",
+            dependencies: [
+                "GraphQL", "Postgres", "CArgon2", "CCrypto",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        // HTTP.
+        .target(
+            name: "StorykeepServer",
+            dependencies: [
+                "Storykeep", "GraphQL", "Postgres",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]
+        ),
+        // The command line.
+        .executableTarget(
+            name: "storykeep",
+            dependencies: [
+                "StorykeepServer", "Storykeep", "GraphQL", "Postgres",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        .testTarget(name: "GraphQLTests", dependencies: ["GraphQL"]),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
+        .testTarget(name: "StorykeepTests", dependencies: ["Storykeep", "Postgres"]),
+        .testTarget(
+            name: "StorykeepServerTests",
+            dependencies: [
+                "StorykeepServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(name: "storykeepTests", dependencies: ["storykeep"]),
+    ]
+)

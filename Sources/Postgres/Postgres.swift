@@ -1,0 +1,1 @@
+// The libpq client: see Pool.swift.

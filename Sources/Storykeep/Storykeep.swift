@@ -1,0 +1,1 @@
+// The domain of Storykeep, one folder per module.

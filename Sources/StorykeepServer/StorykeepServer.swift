@@ -1,0 +1,1 @@
+// HTTP: GraphQL over HTTP, media, health, tenant routing.

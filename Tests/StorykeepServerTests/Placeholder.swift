@@ -1,0 +1,4 @@
+import Testing
+@testable import StorykeepServer
+
+@Test func builds() {}

@@ -1,0 +1,4 @@
+import Testing
+@testable import Storykeep
+
+@Test func builds() {}

@@ -1,0 +1,4 @@
+import Testing
+@testable import storykeep
+
+@Test func builds() {}
