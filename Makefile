@@ -1,0 +1,20 @@
+# Storykeep: the two commands, and a few helpers. The work is in scripts/.
+.PHONY: run test bench build deps db-stop
+
+run: ## install what is missing, build, start .data/ PostgreSQL, migrate, apply tenants/, serve on :8080
+	@scripts/run.sh
+
+test: ## the same with a throw-away PostgreSQL, then swift test
+	@scripts/test.sh
+
+bench: ## release build, measure, print figures
+	@scripts/bench.sh
+
+build:
+	swift build
+
+deps:
+	@scripts/deps.sh
+
+db-stop: ## stop the project-local PostgreSQL of make run (data kept)
+	@scripts/dev-db.sh stop

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# make bench: figures, not verdicts. Builds in release mode, starts a throw-away PostgreSQL and the
+# server on a free loopback port, and measures. Each benchmark is one function below; add yours
+# to the list at the end. Loads are bounded in count and go to 127.0.0.1 only.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+. scripts/pg-cluster.sh
+
+scripts/deps.sh --python
+swift build -c release
+bin=.build/release/storykeep
+
+root=$(mktemp -d /tmp/storykeep-pg.XXXXXX)
+chmod 755 "$root"
+server_pid=
+cleanup() {
+    [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+    pgc_stop "$root" || true
+    rm -rf "$root"
+}
+trap cleanup EXIT
+pgc_start "$root" test
+$bin migrate >/dev/null
+$bin tenant apply tenants/ >/dev/null
+
+port=$(pgc_free_port 18080 /nonexistent)
+STORYKEEP_HTTP_PORT=$port STORYKEEP_LOG_LEVEL=warning $bin serve &
+server_pid=$!
+base="http://127.0.0.1:$port"
+for _ in $(seq 100); do curl -fs "$base/health/live" >/dev/null && break; sleep 0.1; done
+
+# Latency of N sequential requests to one URL, as curl sees it (connection reuse off).
+bench_http_latency() {
+    local name=$1 url=$2 n=${3:-500}
+    python3 - "$name" "$url" "$n" <<'PY'
+import sys, time, urllib.request, statistics
+name, url, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+samples = []
+for _ in range(n):
+    t = time.perf_counter()
+    with urllib.request.urlopen(url) as r:
+        r.read()
+    samples.append((time.perf_counter() - t) * 1000)
+samples.sort()
+print(f"{name}: {n} requests, p50 {statistics.median(samples):.3f} ms, "
+      f"p99 {samples[int(n * 0.99) - 1]:.3f} ms, {n / (sum(samples) / 1000):.0f} req/s sequential")
+PY
+}
+
+bench_http_latency "GET /health/live" "$base/health/live"
+bench_http_latency "GET /health/ready (one database round trip)" "$base/health/ready"

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what building and running Storykeep needs and the machine lacks, and nothing else.
+#   scripts/deps.sh            system packages: libpq, libargon2, libcrypto headers, PostgreSQL 15
+#   scripts/deps.sh --python   also graphql-core 3.3.2, the differential oracle of the engine's tests
+# apt-get update runs once, and only when something is missing.
+set -euo pipefail
+
+want_python=false
+[[ "${1:-}" == "--python" ]] && want_python=true
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+
+missing=()
+for package in libpq-dev libargon2-dev libssl-dev pkg-config; do
+    installed "$package" || missing+=("$package")
+done
+[[ -x /usr/lib/postgresql/15/bin/initdb ]] || missing+=(postgresql-15)
+command -v runuser >/dev/null || missing+=(util-linux)
+
+if ((${#missing[@]})); then
+    echo "deps: installing ${missing[*]}"
+    if [[ $(id -u) -ne 0 ]]; then
+        echo "deps: need root to apt-get install ${missing[*]}" >&2
+        exit 1
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null
+fi
+
+if $want_python; then
+    if ! python3 -c 'import graphql, sys; sys.exit(graphql.__version__ != "3.3.2")' 2>/dev/null; then
+        echo "deps: installing graphql-core==3.3.2"
+        python3 -m pip install -q --disable-pip-version-check graphql-core==3.3.2 </dev/null
+    fi
+fi
