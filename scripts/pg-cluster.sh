@@ -71,8 +71,9 @@ pgc_launch() {
     fi
     options="-c listen_addresses=127.0.0.1 -k $root/run"
     if [[ $flavour == test ]]; then
-        # Throw-away clusters only: durability is not wanted, speed is.
-        options+=" -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        # Throw-away clusters only: durability is not wanted, speed is; tests run in parallel,
+        # each with its own pool.
+        options+=" -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
         base=$((20000 + RANDOM % 20000))
     else
         base=5433
