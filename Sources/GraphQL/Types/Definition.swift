@@ -330,6 +330,8 @@ public enum DirectiveLocation: String, Sendable, CaseIterable {
     case fragmentSpread = "FRAGMENT_SPREAD"
     case inlineFragment = "INLINE_FRAGMENT"
     case variableDefinition = "VARIABLE_DEFINITION"
+    /// A variable of a fragment (graphql-js 17's experimental fragment arguments).
+    case fragmentVariableDefinition = "FRAGMENT_VARIABLE_DEFINITION"
     // Type system locations.
     case schema = "SCHEMA"
     case scalar = "SCALAR"
@@ -342,6 +344,8 @@ public enum DirectiveLocation: String, Sendable, CaseIterable {
     case enumValue = "ENUM_VALUE"
     case inputObject = "INPUT_OBJECT"
     case inputFieldDefinition = "INPUT_FIELD_DEFINITION"
+    /// A directive definition (graphql-js 17: `@deprecated` may mark a directive).
+    case directiveDefinition = "DIRECTIVE_DEFINITION"
 }
 
 public final class GraphQLDirective: @unchecked Sendable {
@@ -350,14 +354,17 @@ public final class GraphQLDirective: @unchecked Sendable {
     public var locations: [DirectiveLocation]
     public var arguments = FieldMap<GraphQLArgument>()
     public var isRepeatable: Bool
+    public var deprecationReason: String?
     public var astNode: DirectiveDefinition?
 
     public init(
-        name: String, description: String? = nil, locations: [DirectiveLocation], isRepeatable: Bool = false
+        name: String, description: String? = nil, locations: [DirectiveLocation], isRepeatable: Bool = false,
+        deprecationReason: String? = nil
     ) {
         self.name = name
         self.description = description
         self.locations = locations
         self.isRepeatable = isRepeatable
+        self.deprecationReason = deprecationReason
     }
 }
