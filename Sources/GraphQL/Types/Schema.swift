@@ -30,8 +30,34 @@ public final class GraphQLSchema: @unchecked Sendable {
         self.mutationType = mutation
         self.subscriptionType = subscription
         self.directives = directives
-        for type in types { typeMap.insert(type, named: type.name) }
+        typeMap = Self.collectTypes(
+            types: types, roots: [query, mutation, subscription].compactMap { $0 }, directives: directives)
         computeImplementations()
+    }
+
+    /// The type map in graphql-js's order: each given type followed by the types it refers to
+    /// (depth first), then the root types', the directive arguments' and the introspection
+    /// types. Built-in scalars and introspection types are found through references only, as in
+    /// graphql-js. Of two types with one name, the first is kept.
+    private static func collectTypes(
+        types: [GraphQLNamedType], roots: [GraphQLObjectType], directives: [GraphQLDirective]
+    ) -> FieldMap<GraphQLNamedType> {
+        var collector = TypeCollector()
+        // graphql-js seeds its set with the given types, then takes each out and adds it back
+        // with what it refers to: a given type not yet reached sits at its seed position until then.
+        for type in types { collector.seed(type) }
+        for type in types {
+            collector.unseed(type)
+            collector.collect(type)
+        }
+        for root in roots { collector.collect(.object(root)) }
+        for directive in directives {
+            for argument in directive.arguments { collector.collect(argument.type.namedType) }
+        }
+        collector.collect(introspectionTypes[0])
+        var map = FieldMap<GraphQLNamedType>()
+        for case let type? in collector.order { map.insert(type, named: type.name) }
+        return map
     }
 
     public func type(named name: String) -> GraphQLNamedType? { typeMap[name] }
@@ -87,6 +113,49 @@ public final class GraphQLSchema: @unchecked Sendable {
             default:
                 break
             }
+        }
+    }
+}
+
+/// An insertion-ordered set of named types where a removed type leaves a hole, so that adding
+/// it again puts it at the end (the behaviour of the JavaScript `Set` graphql-js collects into).
+private struct TypeCollector {
+    var order: [GraphQLNamedType?] = []
+    var position: [String: Int] = [:]
+
+    mutating func seed(_ type: GraphQLNamedType) {
+        guard position[type.name] == nil else { return }
+        position[type.name] = order.count
+        order.append(type)
+    }
+
+    mutating func unseed(_ type: GraphQLNamedType) {
+        guard let index = position.removeValue(forKey: type.name) else { return }
+        order[index] = nil
+    }
+
+    mutating func collect(_ type: GraphQLNamedType) {
+        guard position[type.name] == nil else { return }
+        seed(type)
+        switch type {
+        case .union(let union):
+            for member in union.types { collect(.object(member)) }
+        case .object(let object):
+            collectFields(interfaces: object.interfaces, fields: object.fields)
+        case .interface(let interface):
+            collectFields(interfaces: interface.interfaces, fields: interface.fields)
+        case .inputObject(let input):
+            for field in input.fields { collect(field.type.namedType) }
+        case .scalar, .enum:
+            break
+        }
+    }
+
+    private mutating func collectFields(interfaces: [GraphQLInterfaceType], fields: FieldMap<GraphQLField>) {
+        for interface in interfaces { collect(.interface(interface)) }
+        for field in fields {
+            collect(field.type.namedType)
+            for argument in field.arguments { collect(argument.type.namedType) }
         }
     }
 }

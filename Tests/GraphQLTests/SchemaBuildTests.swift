@@ -1,0 +1,45 @@
+import Testing
+@testable import GraphQL
+
+private func named(_ name: String) -> TypeReference { .named(NamedType(name: Name(name))) }
+
+@Test func buildsSchemaFromHandWrittenAST() throws {
+    let query = ObjectTypeDefinition(
+        name: Name("Query"),
+        fields: [
+            FieldDefinition(
+                name: Name("greet"),
+                arguments: [InputValueDefinition(name: Name("times"), type: named("Int"), defaultValue: .int(IntValue("2")))],
+                type: .nonNull(NonNullType(type: named("Mood")))),
+            FieldDefinition(
+                name: Name("old"), type: named("String"),
+                directives: [Directive(name: Name("deprecated"))]),
+        ])
+    let mood = EnumTypeDefinition(name: Name("Mood"), values: [EnumValueDefinition(name: Name("HAPPY"))])
+    let moodExtension = EnumTypeDefinition(name: Name("Mood"), values: [EnumValueDefinition(name: Name("SAD"))])
+    let schema = try buildASTSchema([
+        Document(definitions: [.type(.object(query))]),
+        Document(definitions: [.type(.enum(mood)), .typeExtension(.enum(moodExtension))]),
+    ])
+    #expect(schema.queryType?.name == "Query")
+    #expect(schema.typeMap.names == [
+        "Query", "Int", "String", "Mood", "Boolean", "__Schema", "__Type", "__TypeKind", "__Field", "__InputValue",
+        "__EnumValue", "__Directive", "__DirectiveLocation",
+    ])
+    guard case .enum(let built) = schema.type(named: "Mood") else { Issue.record("Mood"); return }
+    #expect(built.values.names == ["HAPPY", "SAD"])
+    let greet = schema.queryType?.fields["greet"]
+    #expect(greet?.arguments["times"]?.defaultValue == .int(2))
+    #expect(greet?.type.name == "Mood!")
+    #expect(schema.queryType?.fields["old"]?.deprecationReason == "No longer supported")
+    #expect(schema.directives.map(\.name) == ["include", "skip", "deprecated", "specifiedBy", "oneOf"])
+    #expect(typeFromAST(schema, .list(ListType(type: named("Mood"))))?.name == "[Mood]")
+    #expect(typeFromAST(schema, named("Nope")) == nil)
+}
+
+@Test func unknownTypesAreReported() {
+    let query = ObjectTypeDefinition(name: Name("Query"), fields: [FieldDefinition(name: Name("a"), type: named("Nope"))])
+    #expect(throws: GraphQLError(message: "Unknown type: \"Nope\".")) {
+        try buildASTSchema(Document(definitions: [.type(.object(query))]))
+    }
+}
