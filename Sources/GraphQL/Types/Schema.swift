@@ -15,6 +15,8 @@ public final class GraphQLSchema: @unchecked Sendable {
     public var suggestionsEnabled = true
     public var astNode: SchemaDefinition?
     public var extensionASTNodes: [SchemaExtension] = []
+    /// The SDL the AST nodes were parsed from, for the locations of schema validation errors.
+    public var source: Source?
 
     /// Object types that implement each interface (directly or through another interface),
     /// and interfaces that do, computed once from the type map.
