@@ -113,9 +113,11 @@ struct SchemaValidationContext {
 
     private mutating func validateDefaultValue(_ argument: GraphQLArgument, _ coordinate: String) {
         guard let literal = argument.astNode?.defaultValue else { return }
-        for error in validateInputLiteral(literal, argument.type) {
+        var errors: [InputValueError] = []
+        validateInputLiteral(literal, argument.type) { errors.append($0) }
+        for error in errors {
             report(
-                "\(coordinate) has invalid default value\(printPathList(error.path)): \(error.message)",
+                "\(coordinate) has invalid default value\(pathSuffix(error.path)): \(error.message)",
                 [error.node ?? literal.valueLocation])
         }
     }
@@ -345,8 +347,8 @@ struct SchemaValidationContext {
     }
 }
 
-/// " at .a[0].b" for a path inside a value; "" for none.
-func printPathList(_ path: [PathComponent]) -> String {
+/// " at .a[0].b" for a path inside a value; "" for none (graphql-js's `printPathList`).
+private func pathSuffix(_ path: [PathComponent]) -> String {
     guard !path.isEmpty else { return "" }
     return " at " + path.map { component in
         switch component {

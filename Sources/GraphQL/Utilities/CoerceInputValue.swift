@@ -42,10 +42,10 @@ public func coerceInputLiteral(
     _ literal: Value, _ type: GraphQLType, variables: [String: GraphQLValue]? = nil
 ) -> GraphQLValue? {
     if case .variable(let variable) = literal {
-        let value = variables?[variable.name.value]
-        if type.isNonNull, value == nil || value == .null { return nil }
-        // Validation has checked that the variable's type fits.
-        return value ?? .null
+        // Validation has checked that the variable's type fits. A variable without a value is
+        // invalid here: callers treat an argument or field given so as not given.
+        guard let value = variables?[variable.name.value], !(type.isNonNull && value.isNull) else { return nil }
+        return value
     }
     switch type {
     case .nonNull(let inner):

@@ -11,7 +11,6 @@ func printForError(_ value: Value) -> String {
     case .enum(let value): return value.value
     case .list(let list): return "[" + list.values.map(printForError).joined(separator: ", ") + "]"
     case .object(let object):
-        if object.fields.isEmpty { return "{}" }
         return "{ " + object.fields.map { $0.name.value + ": " + printForError($0.value) }.joined(separator: ", ") + " }"
     }
 }

@@ -17,26 +17,28 @@ public struct InputValueError: Hashable, Sendable {
     }
 }
 
-/// Every reason a JSON value (nil: not given) does not fit `type`. With
-/// `hideSuggestions` (a schema with suggestions off), no message names a field or value.
+/// Reports to `onError` every reason a JSON value (nil: not given) does not fit `type`, in
+/// graphql-js's order. With `hideSuggestions` (a schema with suggestions off), no message names
+/// a field or value.
 public func validateInputValue(
-    _ value: GraphQLValue?, _ type: GraphQLType, hideSuggestions: Bool = false
-) -> [InputValueError] {
+    _ value: GraphQLValue?, _ type: GraphQLType, hideSuggestions: Bool = false,
+    onError: (InputValueError) -> Void
+) {
     var validator = ValueValidator(hideSuggestions: hideSuggestions)
     validator.validate(value, type)
-    return validator.errors
+    validator.errors.forEach(onError)
 }
 
-/// Every reason a literal does not fit `type`. With `variables` nil the literal is
-/// checked statically (a variable fits anything); otherwise variables are read from it (their
-/// coerced values; a missing name means not given).
+/// Reports to `onError` every reason a literal does not fit `type`. With `variables` nil the
+/// literal is checked statically (a variable fits anything); otherwise variables are read from
+/// it (their coerced values; a missing name means not given).
 public func validateInputLiteral(
     _ literal: Value, _ type: GraphQLType, variables: [String: GraphQLValue]? = nil,
-    hideSuggestions: Bool = false
-) -> [InputValueError] {
+    hideSuggestions: Bool = false, onError: (InputValueError) -> Void
+) {
     var validator = LiteralValidator(variables: variables, hideSuggestions: hideSuggestions)
     validator.validate(literal, type)
-    return validator.errors
+    validator.errors.forEach(onError)
 }
 
 func oneOfMessage(_ type: GraphQLInputObjectType) -> String {
@@ -248,7 +250,11 @@ private struct LiteralValidator {
         do {
             _ = try result.get()
         } catch let error as GraphQLError {
-            report(error.message, literal.valueLocation)
+            // graphql-js hands the scalar a copy of a list or object literal, without location.
+            switch literal {
+            case .list, .object: report(error.message, nil)
+            default: report(error.message, literal.valueLocation)
+            }
         } catch {
             report(
                 "Expected value of type \"\(type.name)\", but encountered error \"\(error)\"; "
