@@ -1,0 +1,54 @@
+import GraphQL
+import Hummingbird
+
+/// What GraphQL over HTTP needs from a GraphQL engine: run one operation and say whether
+/// execution started. The HTTP layer (`GraphQLHTTPHandler`) reads and checks requests, looks up
+/// persisted queries, collects uploads and picks status codes; everything GraphQL (parsing,
+/// validation, the document cache, execution, the schema's resolvers) is behind this seam.
+///
+/// A conformance also decides what a request runs as: it gets the HTTP request and the
+/// Hummingbird context, so it can find the tenant and the session there and hand them to the
+/// resolvers.
+public protocol GraphQLHTTPExecutor<Context>: Sendable {
+    associatedtype Context: RequestContext
+
+    /// Runs `operation`, unless the operation it selects has a type that is not in
+    /// `operation.allowedOperationTypes` (a mutation over GET), in which case it returns
+    /// `.operationNotAllowed` without executing anything.
+    func execute(_ operation: GraphQLHTTPOperation, request: Request, context: Context) async -> GraphQLHTTPResult
+}
+
+/// One well-formed GraphQL-over-HTTP request, as the engine should run it.
+public struct GraphQLHTTPOperation: Sendable {
+    /// The document's source text (possibly from the persisted-query store).
+    public var query: String
+    public var operationName: String?
+    /// The raw variables, as sent (uploads appear as `GraphQLUpload` markers).
+    public var variables: GraphQLObject
+    public var extensions: GraphQLObject
+    /// The operation types this request may run: queries only over GET, queries and mutations
+    /// over POST.
+    public var allowedOperationTypes: Set<OperationType>
+
+    public init(
+        query: String, operationName: String? = nil, variables: GraphQLObject = [:],
+        extensions: GraphQLObject = [:], allowedOperationTypes: Set<OperationType> = [.query, .mutation]
+    ) {
+        self.query = query
+        self.operationName = operationName
+        self.variables = variables
+        self.extensions = extensions
+        self.allowedOperationTypes = allowedOperationTypes
+    }
+}
+
+/// What the engine made of an operation.
+public enum GraphQLHTTPResult: Sendable {
+    /// A GraphQL response, serialized as a JSON object (`errors`, `data`, `extensions`).
+    /// `executionStarted` is false when the request failed before execution (a syntax or
+    /// validation error, no operation to run, variables that do not coerce): the response then
+    /// has no `data`, and `application/graphql-response+json` answers 400.
+    case response(json: [UInt8], executionStarted: Bool)
+    /// The selected operation's type is not allowed for this request; nothing ran.
+    case operationNotAllowed(OperationType)
+}

@@ -1,0 +1,249 @@
+import GraphQL
+import Hummingbird
+
+/// GraphQL over HTTP for one schema (https://graphql.github.io/graphql-over-http/draft/):
+/// reads the request, checks it, finds its document (Apollo's persisted queries), collects its
+/// uploads (the GraphQL multipart request specification), hands it to the executor and writes
+/// the response with the status codes the specification gives.
+///
+/// - `GET ?query=…&operationName=…&variables=<JSON>&extensions=<JSON>`: queries only; a
+///   mutation gets 405 with `Allow: POST`.
+/// - `POST` with `application/json`: one operation as a JSON object, or, when
+///   `maxBatchSize > 0`, a JSON array of them (answered with an array).
+/// - `POST` with `multipart/form-data`: uploads.
+/// - Anything else: 415 for other content types, 405 for other methods, 406 when the
+///   `Accept` header allows neither `application/graphql-response+json` nor `application/json`.
+///
+/// Mount it on a route, for each schema (each tenant) its own handler:
+/// ```
+/// let graphQL = GraphQLHTTPHandler(executor: tenantExecutor)
+/// router.group("t/\(slug)").addGraphQLRoutes(graphQL)            // GET and POST …/graphql
+/// // or, from a route of your own:
+/// router.post("t/:slug/graphql") { request, context in try await handlers[slug].respond(to: request, context: context) }
+/// ```
+public struct GraphQLHTTPHandler<Executor: GraphQLHTTPExecutor>: Sendable {
+    public typealias Context = Executor.Context
+
+    public let executor: Executor
+    public let configuration: GraphQLHTTPConfiguration
+    private let persistedQueries: GraphQLHTTPPersistedQueries
+
+    public init(executor: Executor, configuration: GraphQLHTTPConfiguration = .init()) {
+        self.executor = executor
+        self.configuration = configuration
+        self.persistedQueries = GraphQLHTTPPersistedQueries(
+            capacity: configuration.persistedQueryCapacity, maxBytes: configuration.persistedQueryMaxBytes)
+    }
+
+    /// Answers one HTTP request to the GraphQL endpoint.
+    public func respond(to request: Request, context: Context) async throws -> Response {
+        guard let responseType = GraphQLHTTPResponseType(accept: request.headers[.accept]) else {
+            return Self.response(
+                for: GraphQLHTTPFailure(
+                    status: .notAcceptable,
+                    message: "The Accept header allows neither application/graphql-response+json nor application/json.",
+                    code: "NOT_ACCEPTABLE"),
+                type: .json)
+        }
+        do {
+            switch request.method {
+            case .get:
+                let parameters = try GraphQLHTTPParameters(
+                    queryString: request.uri.query, maxJSONDepth: configuration.maxJSONDepth)
+                let outcome = await run(parameters, allowing: [.query], uploads: [:], request: request, context: context)
+                return response(for: outcome, type: responseType)
+            case .post:
+                return try await respondToPost(request, context: context, type: responseType)
+            default:
+                var failure = GraphQLHTTPFailure(
+                    status: .methodNotAllowed, message: "GraphQL requests use GET or POST.", code: "METHOD_NOT_ALLOWED")
+                failure.headers[.allow] = "GET, POST"
+                throw failure
+            }
+        } catch let failure as GraphQLHTTPFailure {
+            return Self.response(for: failure, type: responseType)
+        }
+    }
+
+    private func respondToPost(_ request: Request, context: Context, type: GraphQLHTTPResponseType) async throws -> Response {
+        guard let contentTypeHeader = request.headers[.contentType] else {
+            throw Self.unsupportedMediaType("A POST request needs a Content-Type: application/json.")
+        }
+        guard let contentType = GraphQLHTTPMediaType(contentTypeHeader) else {
+            throw Self.unsupportedMediaType("The Content-Type header is malformed.")
+        }
+        let body: GraphQLValue
+        var uploads: [String: GraphQLUpload] = [:]
+        switch (contentType.type, contentType.subtype) {
+        case ("application", "json"):
+            guard contentType.acceptsUTF8 else { throw Self.unsupportedMediaType("JSON bodies must be UTF-8.") }
+            body = try await readJSON(request)
+        case ("multipart", "form-data") where configuration.uploadsEnabled:
+            try checkPreflightHeader(request)
+            let multipart = try await GraphQLHTTPMultipartRequest.read(
+                request, boundary: contentType.parameter("boundary") ?? "", configuration: configuration)
+            body = multipart.operations
+            uploads = multipart.uploads
+        default:
+            throw Self.unsupportedMediaType(
+                "Unsupported Content-Type \(contentType.type)/\(contentType.subtype): send application/json"
+                    + (configuration.uploadsEnabled ? " (or multipart/form-data for uploads)." : "."))
+        }
+        guard case .list(let batch) = body else {
+            let outcome = await run(
+                try GraphQLHTTPParameters(json: body), allowing: [.query, .mutation], uploads: uploads,
+                request: request, context: context)
+            return response(for: outcome, type: type)
+        }
+        guard configuration.maxBatchSize > 0 else {
+            throw GraphQLHTTPFailure.badRequest(
+                "Batched operations are not enabled on this endpoint: send one operation (a JSON object) per request.",
+                code: "BATCHING_NOT_ENABLED")
+        }
+        guard !batch.isEmpty, batch.count <= configuration.maxBatchSize else {
+            throw GraphQLHTTPFailure.badRequest(
+                "A batch must hold 1 to \(configuration.maxBatchSize) operations; this one holds \(batch.count).")
+        }
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        for (index, entry) in batch.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            let outcome: Outcome
+            do {
+                outcome = await run(
+                    try GraphQLHTTPParameters(json: entry), allowing: [.query, .mutation], uploads: uploads,
+                    request: request, context: context)
+            } catch {
+                outcome = .failure(error)
+            }
+            switch outcome {
+            case .failure(let failure): failure.body.writeJSON(to: &out)
+            case .response(let json, _): out.append(contentsOf: json)
+            }
+        }
+        out.append(UInt8(ascii: "]"))
+        return Self.response(status: .ok, type: type, json: out)
+    }
+
+    // MARK: - One operation
+
+    private enum Outcome {
+        case failure(GraphQLHTTPFailure)
+        case response(json: [UInt8], executionStarted: Bool)
+    }
+
+    private func run(
+        _ parameters: GraphQLHTTPParameters, allowing allowed: Set<OperationType>, uploads: [String: GraphQLUpload],
+        request: Request, context: Context
+    ) async -> Outcome {
+        let query: String
+        do {
+            query = try persistedQueries.resolve(parameters)
+        } catch {
+            if let failure = error.failure { return .failure(failure) }
+            let body: GraphQLValue = .object(["errors": .list(error.graphQLError.map { [$0] } ?? [])])
+            var json: [UInt8] = []
+            body.writeJSON(to: &json)
+            return .response(json: json, executionStarted: false)
+        }
+        let operation = GraphQLHTTPOperation(
+            query: query, operationName: parameters.operationName, variables: parameters.variables,
+            extensions: parameters.extensions, allowedOperationTypes: allowed)
+        let result = await GraphQLUpload.$current.withValue(uploads) {
+            await executor.execute(operation, request: request, context: context)
+        }
+        switch result {
+        case .response(let json, let executionStarted):
+            return .response(json: json, executionStarted: executionStarted)
+        case .operationNotAllowed(let type) where request.method == .get:
+            var failure = GraphQLHTTPFailure(
+                status: .methodNotAllowed, message: "Can only perform a \(type.rawValue) operation from a POST request.",
+                code: "METHOD_NOT_ALLOWED")
+            failure.headers[.allow] = "POST"
+            return .failure(failure)
+        case .operationNotAllowed(let type):
+            let body: GraphQLValue = .object([
+                "errors": .list([.object(["message": .string("\(type.rawValue.capitalized) operations are not supported over HTTP.")])])
+            ])
+            var json: [UInt8] = []
+            body.writeJSON(to: &json)
+            return .response(json: json, executionStarted: false)
+        }
+    }
+
+    // MARK: - Reading
+
+    /// The body as JSON, within `maxBodySize` (a larger body is refused by its Content-Length
+    /// before it is read, or as soon as it grows past the limit) and `maxJSONDepth`.
+    private func readJSON(_ request: Request) async throws -> GraphQLValue {
+        let limit = configuration.maxBodySize
+        let tooLarge = GraphQLHTTPFailure.tooLarge("The request body is larger than \(limit) bytes.")
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw tooLarge }
+        var buffer = ByteBuffer()
+        for try await chunk in request.body {
+            guard buffer.readableBytes + chunk.readableBytes <= limit else { throw tooLarge }
+            var chunk = chunk
+            buffer.writeBuffer(&chunk)
+        }
+        guard buffer.readableBytes > 0 else {
+            throw GraphQLHTTPFailure.badRequest("The request body is empty: send a JSON object with a `query`.")
+        }
+        do {
+            return try GraphQLValue(json: buffer.readableBytesView, maxDepth: configuration.maxJSONDepth)
+        } catch {
+            throw GraphQLHTTPFailure.badRequest("The request body is not valid JSON: \(error.message) (byte \(error.offset)).")
+        }
+    }
+
+    private func checkPreflightHeader(_ request: Request) throws {
+        guard configuration.multipartRequiresPreflightHeader else { return }
+        let names: Set = ["graphql-require-preflight", "apollo-require-preflight", "x-apollo-operation-name"]
+        let present = request.headers.contains { names.contains($0.name.canonicalName) && !$0.value.isEmpty }
+        guard present else {
+            throw GraphQLHTTPFailure.badRequest(
+                "Multipart requests must carry a non-empty GraphQL-Require-Preflight (or Apollo-Require-Preflight) header, "
+                    + "which a browser sends only after a CORS preflight: this guards uploads against cross-site request forgery.",
+                code: "CSRF_PREFLIGHT_REQUIRED")
+        }
+    }
+
+    // MARK: - Writing
+
+    private func response(for outcome: Outcome, type: GraphQLHTTPResponseType) -> Response {
+        switch outcome {
+        case .failure(let failure):
+            return Self.response(for: failure, type: type)
+        case .response(let json, let executionStarted):
+            let status: HTTPResponse.Status = type == .graphQLResponseJSON && !executionStarted ? .badRequest : .ok
+            return Self.response(status: status, type: type, json: json)
+        }
+    }
+
+    private static func response(for failure: GraphQLHTTPFailure, type: GraphQLHTTPResponseType) -> Response {
+        var json: [UInt8] = []
+        failure.body.writeJSON(to: &json)
+        var response = response(status: failure.status, type: type, json: json)
+        response.headers.append(contentsOf: failure.headers)
+        return response
+    }
+
+    private static func response(status: HTTPResponse.Status, type: GraphQLHTTPResponseType, json: [UInt8]) -> Response {
+        Response(
+            status: status, headers: [.contentType: type.contentType],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
+    }
+
+    private static func unsupportedMediaType(_ message: String) -> GraphQLHTTPFailure {
+        GraphQLHTTPFailure(status: .unsupportedMediaType, message: message, code: "UNSUPPORTED_MEDIA_TYPE")
+    }
+}
+
+extension RouterMethods {
+    /// Routes `GET` and `POST` of `path` (`graphql` by default) to `handler`.
+    @discardableResult
+    public func addGraphQLRoutes<Executor>(_ handler: GraphQLHTTPHandler<Executor>, at path: RouterPath = "graphql") -> Self
+    where Executor.Context == Context {
+        get(path) { request, context in try await handler.respond(to: request, context: context) }
+        post(path) { request, context in try await handler.respond(to: request, context: context) }
+        return self
+    }
+}

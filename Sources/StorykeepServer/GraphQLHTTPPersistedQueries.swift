@@ -1,0 +1,145 @@
+import CCrypto
+import GraphQL
+import Hummingbird
+import Synchronization
+
+/// Apollo's automatic persisted queries (APQ): a client sends
+/// `extensions.persistedQuery = {version: 1, sha256Hash}` with no `query`; when the server
+/// knows the hash it runs the stored document, else it answers `PersistedQueryNotFound`
+/// (`extensions.code = "PERSISTED_QUERY_NOT_FOUND"`) and the client sends hash and query
+/// together, which the server checks (the hash must be the query's SHA-256, in lowercase hex)
+/// and stores. Hash-only requests are small enough for GET, so CDNs can cache them.
+///
+/// The store is bounded in entries and in bytes of query text. It keeps two generations:
+/// lookups and stores go to the young one, a hit in the old one is promoted, and when the young
+/// one fills up the old one is dropped, so the queries in use stay and the rest age out, at
+/// O(1) a request.
+final class GraphQLHTTPPersistedQueries: Sendable {
+    private struct Generation {
+        var queries: [String: String] = [:]
+        var bytes = 0
+    }
+
+    private struct State {
+        var young = Generation()
+        var old = Generation()
+    }
+
+    private let state = Mutex(State())
+    private let capacity: Int
+    private let maxBytes: Int
+
+    init(capacity: Int, maxBytes: Int) {
+        self.capacity = capacity
+        self.maxBytes = maxBytes
+    }
+
+    var isEnabled: Bool { capacity > 0 }
+
+    /// The document to run for `parameters`, after the persisted-query protocol: the query as
+    /// sent when there is no `persistedQuery` extension, the stored one for a known hash.
+    /// Throws the protocol's errors, and 400 when there is neither query nor hash.
+    func resolve(_ parameters: GraphQLHTTPParameters) throws(GraphQLHTTPPersistedQueryError) -> String {
+        guard let persisted = parameters.extensions["persistedQuery"], persisted != .null else {
+            guard let query = parameters.query else { throw .missingQuery }
+            return query
+        }
+        guard isEnabled else { throw .notSupported }
+        guard case .object(let fields) = persisted, let version = fields["version"] else {
+            throw .malformed("The `persistedQuery` extension must be an object with `version` and `sha256Hash`.")
+        }
+        guard version == .int(1) else { throw .malformed("Unsupported persisted query version") }
+        guard case .string(let hash) = fields["sha256Hash"] ?? .null else {
+            throw .malformed("The `persistedQuery` extension must have a string `sha256Hash`.")
+        }
+        guard let query = parameters.query else {
+            guard let stored = lookUp(hash) else { throw .notFound }
+            return stored
+        }
+        guard Self.sha256Hex(query) == hash else { throw .malformed("provided sha does not match query") }
+        store(query, hash: hash)
+        return query
+    }
+
+    private func lookUp(_ hash: String) -> String? {
+        state.withLock { state in
+            if let query = state.young.queries[hash] { return query }
+            guard let query = state.old.queries[hash] else { return nil }
+            insert(query, hash: hash, into: &state)
+            return query
+        }
+    }
+
+    private func store(_ query: String, hash: String) {
+        state.withLock { state in
+            if state.young.queries[hash] == nil { insert(query, hash: hash, into: &state) }
+        }
+    }
+
+    private func insert(_ query: String, hash: String, into state: inout State) {
+        let size = query.utf8.count
+        guard size <= maxBytes / 2 else { return }
+        if state.young.queries.count >= (capacity + 1) / 2 || state.young.bytes + size > maxBytes / 2 {
+            state.old = state.young
+            state.young = Generation()
+        }
+        state.young.queries[hash] = query
+        state.young.bytes += size
+    }
+
+    /// The SHA-256 of the query's UTF-8 bytes, in lowercase hex.
+    static func sha256Hex(_ text: String) -> String {
+        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        var text = text
+        text.withUTF8 { bytes in
+            _ = SHA256(bytes.baseAddress, bytes.count, &digest)
+        }
+        let hex = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(digest.count * 2)
+        for byte in digest {
+            out.append(hex[Int(byte >> 4)])
+            out.append(hex[Int(byte & 0xF)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// Why a request's document could not be found.
+enum GraphQLHTTPPersistedQueryError: Error, Equatable {
+    /// Neither a query nor a persisted-query hash: not a well-formed request (400).
+    case missingQuery
+    /// A hash the store does not know (yet): a GraphQL request error the client answers by
+    /// sending the query with the hash.
+    case notFound
+    /// Persisted queries are turned off.
+    case notSupported
+    /// A malformed extension, an unsupported version or a hash that does not match (400).
+    case malformed(String)
+
+    /// The GraphQL error for the protocol's answers (Apollo's messages and codes).
+    var graphQLError: GraphQLValue? {
+        switch self {
+        case .notFound:
+            .object([
+                "message": .string("PersistedQueryNotFound"),
+                "extensions": .object(["code": .string("PERSISTED_QUERY_NOT_FOUND")]),
+            ])
+        case .notSupported:
+            .object([
+                "message": .string("PersistedQueryNotSupported"),
+                "extensions": .object(["code": .string("PERSISTED_QUERY_NOT_SUPPORTED")]),
+            ])
+        case .missingQuery, .malformed: nil
+        }
+    }
+
+    /// The failure for requests that are not well formed.
+    var failure: GraphQLHTTPFailure? {
+        switch self {
+        case .missingQuery: .badRequest("Must provide a query string (or a persisted query hash).")
+        case .malformed(let message): .badRequest(message)
+        case .notFound, .notSupported: nil
+        }
+    }
+}
