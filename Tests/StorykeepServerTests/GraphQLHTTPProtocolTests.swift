@@ -287,6 +287,17 @@ let applicationJSON = "application/json; charset=utf-8"
         }
     }
 
+    @Test func largeBodiesAreRefusedOverASocket() async throws {
+        try await withGraphQLServer(handler, setup: .live) { client in
+            let body = #"{"query":"{ a }","variables":{"s":""# + String(repeating: "x", count: 10 << 20) + #""}}"#
+            let response = try await client.post(body)
+            #expect(response.status == .contentTooLarge)
+            try await client.expectAlive()
+            let next = try await client.post(query: "{ a }")
+            #expect(next.status == .ok)
+        }
+    }
+
     @Test func deepJSONIs400() async throws {
         try await withGraphQLServer(handler) { client in
             let deep = #"{"query":"{ a }","variables":{"v":"# + String(repeating: "[", count: 10_000)
