@@ -1,8 +1,9 @@
 /// The limits and switches of GraphQL over HTTP. The defaults suit a public endpoint; a tenant
 /// may lower or raise them (upload limits come from the tenant's file).
 public struct GraphQLHTTPConfiguration: Sendable {
-    /// The largest `application/json` body, and the largest `operations` or `map` field of a
-    /// multipart request, in bytes. Larger requests get 413.
+    /// The largest `application/json` body (lowered to the request context's `maxUploadSize`
+    /// when that is smaller), and the largest `operations` or `map` field of a multipart
+    /// request, in bytes. Larger requests get 413.
     public var maxBodySize: Int
     /// How deeply JSON arrays and objects may nest in bodies, `variables` and `extensions`;
     /// deeper JSON gets 400 before anything else reads it.

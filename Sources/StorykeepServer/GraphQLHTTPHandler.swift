@@ -77,7 +77,7 @@ public struct GraphQLHTTPHandler<Executor: GraphQLHTTPExecutor>: Sendable {
         switch (contentType.type, contentType.subtype) {
         case ("application", "json"):
             guard contentType.acceptsUTF8 else { throw Self.unsupportedMediaType("JSON bodies must be UTF-8.") }
-            body = try await readJSON(request)
+            body = try await readJSON(request, limit: min(configuration.maxBodySize, context.maxUploadSize))
         case ("multipart", "form-data") where configuration.uploadsEnabled:
             try checkPreflightHeader(request)
             let multipart = try await GraphQLHTTPMultipartRequest.read(
@@ -172,10 +172,11 @@ public struct GraphQLHTTPHandler<Executor: GraphQLHTTPExecutor>: Sendable {
 
     // MARK: - Reading
 
-    /// The body as JSON, within `maxBodySize` (a larger body is refused by its Content-Length
-    /// before it is read, or as soon as it grows past the limit) and `maxJSONDepth`.
-    private func readJSON(_ request: Request) async throws -> GraphQLValue {
-        let limit = configuration.maxBodySize
+    /// The body as JSON, within `limit` (a larger body is refused by its Content-Length before
+    /// it is read, or as soon as it grows past the limit) and `maxJSONDepth`. The limit is
+    /// `maxBodySize`, or the context's `maxUploadSize` when that is lower (the server-wide
+    /// body limit a middleware may set).
+    private func readJSON(_ request: Request, limit: Int) async throws -> GraphQLValue {
         let tooLarge = GraphQLHTTPFailure.tooLarge("The request body is larger than \(limit) bytes.")
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw tooLarge }
         var buffer = ByteBuffer()
