@@ -59,6 +59,8 @@ public enum OperationType: String, Hashable, Sendable {
 }
 
 public struct OperationDefinition: Hashable, Sendable {
+    /// A description (September 2025 edition); never on the `{ … }` shorthand.
+    public var description: StringValue?
     public var operation: OperationType
     public var name: Name?
     public var variableDefinitions: [VariableDefinition]
@@ -67,9 +69,11 @@ public struct OperationDefinition: Hashable, Sendable {
     public var loc: Location?
 
     public init(
-        operation: OperationType, name: Name? = nil, variableDefinitions: [VariableDefinition] = [],
-        directives: [Directive] = [], selectionSet: SelectionSet, loc: Location? = nil
+        description: StringValue? = nil, operation: OperationType, name: Name? = nil,
+        variableDefinitions: [VariableDefinition] = [], directives: [Directive] = [], selectionSet: SelectionSet,
+        loc: Location? = nil
     ) {
+        self.description = description
         self.operation = operation
         self.name = name
         self.variableDefinitions = variableDefinitions
@@ -80,6 +84,8 @@ public struct OperationDefinition: Hashable, Sendable {
 }
 
 public struct VariableDefinition: Hashable, Sendable {
+    /// A description (September 2025 edition).
+    public var description: StringValue?
     public var variable: Variable
     public var type: TypeReference
     public var defaultValue: Value?
@@ -87,9 +93,10 @@ public struct VariableDefinition: Hashable, Sendable {
     public var loc: Location?
 
     public init(
-        variable: Variable, type: TypeReference, defaultValue: Value? = nil, directives: [Directive] = [],
-        loc: Location? = nil
+        description: StringValue? = nil, variable: Variable, type: TypeReference, defaultValue: Value? = nil,
+        directives: [Directive] = [], loc: Location? = nil
     ) {
+        self.description = description
         self.variable = variable
         self.type = type
         self.defaultValue = defaultValue
@@ -190,6 +197,8 @@ public struct InlineFragment: Hashable, Sendable {
 }
 
 public struct FragmentDefinition: Hashable, Sendable {
+    /// A description (September 2025 edition).
+    public var description: StringValue?
     public var name: Name
     public var typeCondition: NamedType
     public var directives: [Directive]
@@ -197,9 +206,10 @@ public struct FragmentDefinition: Hashable, Sendable {
     public var loc: Location?
 
     public init(
-        name: Name, typeCondition: NamedType, directives: [Directive] = [], selectionSet: SelectionSet,
-        loc: Location? = nil
+        description: StringValue? = nil, name: Name, typeCondition: NamedType, directives: [Directive] = [],
+        selectionSet: SelectionSet, loc: Location? = nil
     ) {
+        self.description = description
         self.name = name
         self.typeCondition = typeCondition
         self.directives = directives
@@ -499,14 +509,18 @@ public struct DirectiveDefinition: Hashable, Sendable {
     public var description: StringValue?
     public var name: Name
     public var arguments: [InputValueDefinition]
+    /// Directives applied to the definition itself (`directive @a @b on FIELD`), as graphql-js 17
+    /// and graphql-core 3.3 parse them.
+    public var directives: [Directive]
     public var repeatable: Bool
     public var locations: [Name]
     public var loc: Location?
     public init(
         description: StringValue? = nil, name: Name, arguments: [InputValueDefinition] = [],
-        repeatable: Bool = false, locations: [Name], loc: Location? = nil
+        directives: [Directive] = [], repeatable: Bool = false, locations: [Name], loc: Location? = nil
     ) {
         self.description = description; self.name = name; self.arguments = arguments
+        self.directives = directives
         self.repeatable = repeatable; self.locations = locations; self.loc = loc
     }
 }
