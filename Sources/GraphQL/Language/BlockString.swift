@@ -53,7 +53,7 @@ enum BlockString {
         let hasTrailingSlash = value.utf8.last == 0x5C
         let forceTrailingNewLine = hasTrailingQuote || hasTrailingSlash
         let printAsMultipleLines =
-            !isSingleLine || value.utf16.count > 70 || forceTrailingNewLine || forceLeadingNewLine
+            !isSingleLine || value.unicodeScalars.count > 70 || forceTrailingNewLine || forceLeadingNewLine
             || hasTrailingTripleQuotes
         // A single line starting with white space must not be moved to its own line.
         let skipLeadingNewLine = isSingleLine && startsWithBlank(value.utf8)

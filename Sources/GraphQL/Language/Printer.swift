@@ -17,7 +17,8 @@ public func print(_ type: TypeReference) -> String {
 }
 
 /// The printing rules, one function per node kind, built from graphql-js's `join`, `wrap`,
-/// `block` and `indent`. Lengths are counted in UTF-16 code units, as in graphql-js.
+/// `block` and `indent`. Widths are counted in code points, as graphql-core counts them (graphql-js
+/// counts UTF-16 code units: the two differ only for characters outside the Basic Multilingual Plane).
 enum Printer {
     static let maxLineLength = 80
 
@@ -93,7 +94,7 @@ enum Printer {
     /// `prefix(arguments)`, with one argument per line when they would not fit on one.
     static func wrappedLineAndArguments(_ prefix: String, _ arguments: [String]) -> String {
         if arguments.isEmpty { return prefix }
-        if prefix.utf16.count + join(arguments, ", ").utf16.count + 2 > maxLineLength {
+        if prefix.unicodeScalars.count + join(arguments, ", ").unicodeScalars.count + 2 > maxLineLength {
             return prefix + wrap("(\n", indent(join(arguments, "\n")), "\n)")
         }
         return prefix + wrap("(", join(arguments, ", "), ")")
@@ -125,7 +126,7 @@ enum Printer {
 
     static func listValue(_ node: ListValue) -> String {
         let values = node.values.map(value)
-        if 2 + join(values, ", ").utf16.count > maxLineLength {
+        if 2 + join(values, ", ").unicodeScalars.count > maxLineLength {
             return wrap("[\n", indent(join(values, "\n")), "\n]")
         }
         return "[" + join(values, ", ") + "]"
@@ -133,7 +134,7 @@ enum Printer {
 
     static func objectValue(_ node: ObjectValue) -> String {
         let fields = node.fields.map { field in field.name.value + ": " + value(field.value) }
-        if 4 + join(fields, ", ").utf16.count > maxLineLength {
+        if 4 + join(fields, ", ").unicodeScalars.count > maxLineLength {
             return block(fields)
         }
         return "{ " + join(fields, ", ") + " }"
