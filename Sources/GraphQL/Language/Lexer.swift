@@ -14,22 +14,24 @@ struct Lexer {
     private(set) var token: Token
     /// The token consumed most recently, whose end is the end of the node being parsed.
     private(set) var lastToken: Token
-    /// The token after `token`, when the parser has looked ahead.
-    private var peeked: Token?
+    /// The token after `token` when the parser has looked ahead, else a `<SOF>` token (a plain
+    /// value rather than an optional keeps `advance` cheap).
+    private var peeked: Token
 
     init(source: Source, bytes: UnsafeBufferPointer<UInt8>) {
         self.source = source
         self.bytes = bytes
         self.token = Token(.sof, 0, 0)
         self.lastToken = token
+        self.peeked = token
     }
 
     /// Moves to the next token. At the end it stays on `<EOF>`.
     mutating func advance() throws(GraphQLError) {
         lastToken = token
-        if let next = peeked {
-            token = next
-            peeked = nil
+        if peeked.kind != .sof {
+            token = peeked
+            peeked.kind = .sof
         } else {
             token = try readToken(from: token.end)
         }
@@ -38,10 +40,8 @@ struct Lexer {
     /// The token after the current one, without moving.
     mutating func lookahead() throws(GraphQLError) -> Token {
         if token.kind == .eof { return token }
-        if let peeked { return peeked }
-        let next = try readToken(from: token.end)
-        peeked = next
-        return next
+        if peeked.kind == .sof { peeked = try readToken(from: token.end) }
+        return peeked
     }
 
     /// The text of a token as written, e.g. a name or a number.
