@@ -1,1 +1,0 @@
-// The libpq client: see Pool.swift.

@@ -1,0 +1,26 @@
+/// How a `PostgresPool` connects and how large it grows.
+public struct PostgresConfiguration: Sendable {
+    /// Anything libpq accepts: a URI (`postgresql://user@host/db?sslmode=require`) or `key=value`
+    /// pairs, including multi-host lists with `target_session_attrs`; libpq parses it, so its
+    /// documentation is the reference.
+    public var connectionString: String
+    /// The most connections the pool opens. Connections are opened on demand, not up front.
+    public var poolSize: Int
+    /// How long a request waits for a free connection before failing with `.poolTimeout`.
+    public var acquireTimeout: Duration
+    /// The most prepared statements kept per connection; the oldest is deallocated beyond it.
+    public var statementCacheSize: Int
+
+    public init(
+        connectionString: String,
+        poolSize: Int = 8,
+        acquireTimeout: Duration = .seconds(10),
+        statementCacheSize: Int = 256
+    ) {
+        precondition(poolSize > 0, "poolSize must be positive")
+        self.connectionString = connectionString
+        self.poolSize = poolSize
+        self.acquireTimeout = acquireTimeout
+        self.statementCacheSize = statementCacheSize
+    }
+}

@@ -1,0 +1,151 @@
+import Logging
+import Synchronization
+
+/// One connection to PostgreSQL, lent by a `PostgresPool` for the duration of a closure.
+///
+/// All of its libpq calls run in order on its own thread; this handle only sends them there and
+/// awaits the answers. Don't keep it beyond the closure that received it: the pool reuses it.
+public final class PostgresConnection: PostgresQueryable, Sendable {
+    /// A number unique within the pool, for logs.
+    public let id: Int
+    private let worker: BlockingWorker
+    private let core: Confined
+    /// What the last call left behind, read when the connection is given back to the pool.
+    private let state: Mutex<(broken: Bool, idle: Bool)>
+    let logger: Logger
+
+    /// The `ConnectionCore`, reachable only from the worker's thread.
+    private final class Confined: @unchecked Sendable {
+        let core: ConnectionCore
+        init(_ core: ConnectionCore) { self.core = core }
+    }
+
+    private init(id: Int, worker: BlockingWorker, core: ConnectionCore, logger: Logger) {
+        self.id = id
+        self.worker = worker
+        self.core = Confined(core)
+        state = Mutex((broken: false, idle: true))
+        self.logger = logger
+    }
+
+    /// Opens a connection on a new dedicated thread.
+    static func connect(id: Int, configuration: PostgresConfiguration, logger: Logger) async throws -> PostgresConnection {
+        let worker = BlockingWorker(name: "postgres-\(id)")
+        do {
+            let core = try await worker.run {
+                Confined(try ConnectionCore.connect(
+                    configuration.connectionString, statementCacheSize: configuration.statementCacheSize, logger: logger))
+            }
+            return PostgresConnection(id: id, worker: worker, core: core.core, logger: logger)
+        } catch {
+            worker.stop()
+            throw error
+        }
+    }
+
+    /// Runs `work` on this connection's thread and records the state it leaves.
+    func run<T: Sendable>(_ work: @escaping @Sendable (ConnectionCore) throws -> T) async throws -> T {
+        try await worker.run { [self] in
+            defer {
+                let after = (broken: core.core.isBroken, idle: core.core.isIdle)
+                state.withLock { $0 = after }
+            }
+            return try work(core.core)
+        }
+    }
+
+    /// Whether the pool may lend this connection again: not broken, and not inside a transaction.
+    var isReusable: Bool { state.withLock { !$0.broken && $0.idle } }
+
+    /// Closes the connection and ends its thread, without waiting.
+    func close() {
+        let confined = core
+        worker.submit { confined.core.close() }
+        worker.stop()
+    }
+
+    /// The server process serving this connection (`pg_backend_pid()`).
+    public func backendPID() async throws -> Int32 { try await run { $0.backendPID } }
+
+    // MARK: PostgresQueryable
+
+    public func query(_ sql: String, parameters: [(any PostgresEncodable)?]) async throws -> PostgresRows {
+        let encoded = try parameters.map { try $0?.postgresParameter() }
+        return try await run { try $0.execute(sql, encoded) }
+    }
+
+    public func executeScript(_ sql: String) async throws {
+        _ = try await run { try $0.executeScript(sql) }
+    }
+
+    public func copyIn(_ sql: String, _ feed: (PostgresCopyWriter) async throws -> Void) async throws -> Int {
+        try await run { try $0.startCopy(sql) }
+        let writer = PostgresCopyWriter(connection: self)
+        do {
+            try await feed(writer)
+            try await writer.flush()
+        } catch {
+            _ = try? await run { try $0.endCopy(abortMessage: "COPY aborted by the client: \(error)") }
+            throw error
+        }
+        return try await run { try $0.endCopy(abortMessage: nil) }.affectedRows
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a transaction on this connection: BEGIN, the settings (transaction-local,
+    /// see `PostgresPool.transaction`), the body, COMMIT; ROLLBACK and rethrow if the body throws.
+    public func transaction<T>(
+        settings: [String: String] = [:],
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (PostgresTransaction) async throws -> T
+    ) async throws -> T {
+        try await begin(settings: settings)
+        return try await finishTransaction(isolation: isolation, body)
+    }
+
+    /// BEGIN and the transaction-local settings, as one round trip when there are settings.
+    func begin(settings: [String: String]) async throws {
+        guard !settings.isEmpty else {
+            _ = try await run { try $0.executeScript("BEGIN") }
+            return
+        }
+        // One `set_config(name, value, true)` per setting, in a single statement; sorted so that
+        // the same names always give the same SQL and thus the same prepared statement.
+        let sorted = settings.sorted { $0.key < $1.key }
+        let calls = sorted.indices.map { "set_config($\(2 * $0 + 1), $\(2 * $0 + 2), true)" }
+        let sql = "SELECT " + calls.joined(separator: ", ")
+        let parameters: [PostgresParameter?] = sorted.flatMap { [.text($0.key), .text($0.value)] }
+        _ = try await run { core in
+            _ = try core.executeScript("BEGIN")
+            do {
+                return try core.execute(sql, parameters)
+            } catch {
+                _ = try? core.executeScript("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// The body, then COMMIT; or ROLLBACK when the body throws.
+    func finishTransaction<T>(
+        isolation: isolated (any Actor)?,
+        _ body: (PostgresTransaction) async throws -> T
+    ) async throws -> T {
+        let value: T
+        do {
+            value = try await body(PostgresTransaction(connection: self))
+        } catch {
+            _ = try? await run { try $0.executeScript("ROLLBACK") }
+            throw error
+        }
+        let tag = try await run { try $0.executeScript("COMMIT") }.commandTag
+        // COMMIT of a transaction in which a statement failed answers ROLLBACK, without an error.
+        if tag == "ROLLBACK" {
+            throw PostgresError(
+                kind: .transactionRolledBack,
+                message: "the transaction was rolled back because a statement in it failed")
+        }
+        return value
+    }
+}

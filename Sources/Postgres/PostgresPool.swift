@@ -1,0 +1,206 @@
+import Logging
+import Synchronization
+
+/// A pool of PostgreSQL connections, each with its own thread for libpq's blocking calls.
+///
+/// Connections open on demand up to `poolSize`. A request that finds them all busy waits up to
+/// `acquireTimeout`, first come first served, then fails with `.poolTimeout`. A connection that
+/// broke (its backend was terminated, the network dropped) or was left inside a transaction is
+/// closed when given back, and a new one is opened for the next request that needs it.
+public final class PostgresPool: Sendable {
+    public let configuration: PostgresConfiguration
+    private let logger: Logger
+    private let state = Mutex(State())
+
+    private struct State: ~Copyable {
+        var idle: [PostgresConnection] = []
+        /// Connections open or being opened, lent or idle.
+        var open = 0
+        var waiters: [(id: Int, continuation: CheckedContinuation<Grant, Error>)] = []
+        var nextWaiterID = 0
+        var nextConnectionID = 0
+        var closed = false
+    }
+
+    /// What a waiting request is given: a connection, or the right to open one.
+    private enum Grant: Sendable {
+        case connection(PostgresConnection)
+        case slot(id: Int)
+    }
+
+    public init(configuration: PostgresConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Runs `body` in one transaction on one pooled connection.
+    ///
+    /// BEGIN; then every setting with `set_config(name, value, true)` — transaction-local, bound
+    /// as parameters, all in one statement — so that nothing outlives the COMMIT and the next
+    /// request on the same connection starts clean (plain `SET` would leak into it); then the
+    /// body; then COMMIT. If the body throws, ROLLBACK and rethrow. Storykeep passes
+    /// `storykeep.tenant_id`, `storykeep.person_id` and `storykeep.role`.
+    ///
+    /// If BEGIN fails because an idle connection was found dead (e.g. the server restarted), the
+    /// connection is dropped and the transaction starts on another; nothing has run yet, so this
+    /// is safe. A connection lost later fails the request with `.connectionLost`.
+    public func transaction<T>(
+        settings: [String: String] = [:],
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (PostgresTransaction) async throws -> T
+    ) async throws -> T {
+        var (connection, reused) = try await acquire()
+        while true {
+            do {
+                try await connection.begin(settings: settings)
+                break
+            } catch let error as PostgresError where error.kind == .connectionLost && reused {
+                release(connection)
+                (connection, reused) = try await acquire()
+            } catch {
+                release(connection)
+                throw error
+            }
+        }
+        defer { release(connection) }
+        return try await connection.finishTransaction(isolation: isolation, body)
+    }
+
+    /// Lends one connection to `body`, outside any transaction unless the body begins one
+    /// (prefer `transaction`). Used for session-level work such as advisory locks.
+    public func withConnection<T>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let (connection, _) = try await acquire()
+        defer { release(connection) }
+        return try await body(connection)
+    }
+
+    /// Closes the idle connections, fails the waiting requests with `.poolClosed`, and closes
+    /// lent connections as they come back. Later requests fail with `.poolClosed`.
+    public func close() async {
+        let (idle, waiters) = state.withLock { state in
+            state.closed = true
+            defer {
+                state.open -= state.idle.count
+                state.idle = []
+                state.waiters = []
+            }
+            return (state.idle, state.waiters)
+        }
+        for waiter in waiters {
+            waiter.continuation.resume(throwing: PostgresError(kind: .poolClosed, message: "the pool was closed"))
+        }
+        for connection in idle { connection.close() }
+    }
+
+    // MARK: Lending
+
+    private enum Decision {
+        case grant(Grant)
+        case wait(id: Int)
+        case closed
+    }
+
+    /// A connection, and whether it was used before (and so may have died while idle).
+    private func acquire() async throws -> (PostgresConnection, reused: Bool) {
+        let decision: Decision = state.withLock { state in
+            if state.closed { return .closed }
+            if let connection = state.idle.popLast() { return .grant(.connection(connection)) }
+            if state.open < configuration.poolSize {
+                state.open += 1
+                state.nextConnectionID += 1
+                return .grant(.slot(id: state.nextConnectionID))
+            }
+            state.nextWaiterID += 1
+            return .wait(id: state.nextWaiterID)
+        }
+        let grant: Grant
+        switch decision {
+        case .closed: throw PostgresError(kind: .poolClosed, message: "the pool is closed")
+        case .grant(let given): grant = given
+        case .wait(let id): grant = try await wait(id: id)
+        }
+        switch grant {
+        case .connection(let connection):
+            return (connection, true)
+        case .slot(let id):
+            do {
+                let connection = try await PostgresConnection.connect(id: id, configuration: configuration, logger: logger)
+                logger.debug("postgres connection opened", metadata: ["connection": "\(id)"])
+                return (connection, false)
+            } catch {
+                giveBackSlot()
+                throw error
+            }
+        }
+    }
+
+    private func wait(id: Int) async throws -> Grant {
+        let timeout = configuration.acquireTimeout
+        let timer = Task { [self] in
+            try await Task.sleep(for: timeout)
+            fail(waiter: id, PostgresError(
+                kind: .poolTimeout,
+                message: "no connection became free within \(timeout) (pool size \(configuration.poolSize))"))
+        }
+        defer { timer.cancel() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let refused: PostgresError? = state.withLock { state in
+                    if state.closed { return PostgresError(kind: .poolClosed, message: "the pool was closed") }
+                    state.waiters.append((id, continuation))
+                    return nil
+                }
+                if let refused { continuation.resume(throwing: refused) }
+            }
+        } onCancel: {
+            fail(waiter: id, CancellationError())
+        }
+    }
+
+    private func fail(waiter id: Int, _ error: Error) {
+        let waiter = state.withLock { state in
+            state.waiters.firstIndex { $0.id == id }.map { state.waiters.remove(at: $0) }
+        }
+        waiter?.continuation.resume(throwing: error)
+    }
+
+    /// Takes a connection back: to the next waiter, to the idle list, or closed if it is broken,
+    /// still inside a transaction, or the pool is closed.
+    private func release(_ connection: PostgresConnection) {
+        enum Outcome { case idle, handed(CheckedContinuation<Grant, Error>), close }
+        let reusable = connection.isReusable
+        let outcome: Outcome = state.withLock { state in
+            if state.closed || !reusable { return .close }
+            if !state.waiters.isEmpty { return .handed(state.waiters.removeFirst().continuation) }
+            state.idle.append(connection)
+            return .idle
+        }
+        switch outcome {
+        case .idle: return
+        case .handed(let waiter): waiter.resume(returning: .connection(connection))
+        case .close:
+            if !reusable {
+                logger.warning("postgres connection discarded", metadata: ["connection": "\(connection.id)"])
+            }
+            connection.close()
+            giveBackSlot()
+        }
+    }
+
+    /// A connection was closed or never opened: its place goes to the next waiter, who opens a
+    /// new one, or is freed.
+    private func giveBackSlot() {
+        let grant: (CheckedContinuation<Grant, Error>, Int)? = state.withLock { state in
+            if !state.closed, !state.waiters.isEmpty {
+                state.nextConnectionID += 1
+                return (state.waiters.removeFirst().continuation, state.nextConnectionID)
+            }
+            state.open -= 1
+            return nil
+        }
+        if let (waiter, id) = grant { waiter.resume(returning: .slot(id: id)) }
+    }
+}

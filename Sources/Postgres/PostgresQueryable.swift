@@ -1,0 +1,112 @@
+/// Something statements can be run on: a `PostgresConnection` or a `PostgresTransaction`.
+///
+/// Values only ever travel as bound parameters (`$1`, `$2`, ...), never spliced into SQL text.
+public protocol PostgresQueryable: Sendable {
+    /// Runs one statement with its parameters (`nil` is SQL NULL) and returns its rows.
+    /// Statements are prepared once per connection and reused by their SQL text.
+    func query(_ sql: String, parameters: [(any PostgresEncodable)?]) async throws -> PostgresRows
+
+    /// Runs trusted SQL text without parameters, possibly several statements separated by `;`
+    /// (a migration file). Never build this text from values.
+    func executeScript(_ sql: String) async throws
+
+    /// Runs `COPY table (columns) FROM STDIN` and feeds it the data `feed` writes, in COPY's
+    /// text format (a row per line, tab-separated, `\N` for NULL). Returns the number of rows
+    /// copied. If `feed` throws, the COPY is aborted and the error rethrown.
+    func copyIn(_ sql: String, _ feed: (PostgresCopyWriter) async throws -> Void) async throws -> Int
+}
+
+extension PostgresQueryable {
+    /// Runs one statement: `try await tx.query("select name from t where id = $1", id)`.
+    public func query(_ sql: String, _ parameters: (any PostgresEncodable)?...) async throws -> PostgresRows {
+        try await query(sql, parameters: parameters)
+    }
+
+    /// Runs one statement and returns how many rows it inserted, updated or deleted.
+    @discardableResult
+    public func execute(_ sql: String, _ parameters: (any PostgresEncodable)?...) async throws -> Int {
+        try await query(sql, parameters: parameters).affectedRows
+    }
+
+    /// Runs one statement and returns how many rows it inserted, updated or deleted.
+    @discardableResult
+    public func execute(_ sql: String, parameters: [(any PostgresEncodable)?]) async throws -> Int {
+        try await query(sql, parameters: parameters).affectedRows
+    }
+
+    /// COPY from an asynchronous sequence of rows, each already in COPY's text format without
+    /// its trailing newline.
+    public func copyIn<Rows: AsyncSequence>(_ sql: String, rows: Rows) async throws -> Int
+    where Rows.Element == String {
+        try await copyIn(sql) { writer in
+            for try await row in rows { try await writer.write(line: row) }
+        }
+    }
+}
+
+/// A transaction in progress, lent to the closure given to `PostgresPool.transaction`.
+/// Its statements all run on one connection, inside BEGIN ... COMMIT.
+public struct PostgresTransaction: PostgresQueryable {
+    /// The connection the transaction runs on.
+    public let connection: PostgresConnection
+
+    public func query(_ sql: String, parameters: [(any PostgresEncodable)?]) async throws -> PostgresRows {
+        try await connection.query(sql, parameters: parameters)
+    }
+
+    public func executeScript(_ sql: String) async throws {
+        try await connection.executeScript(sql)
+    }
+
+    public func copyIn(_ sql: String, _ feed: (PostgresCopyWriter) async throws -> Void) async throws -> Int {
+        try await connection.copyIn(sql, feed)
+    }
+}
+
+/// Buffers COPY data and sends it in chunks of about 256 KiB from the connection's thread.
+public final class PostgresCopyWriter {
+    private let connection: PostgresConnection
+    private var buffer: [UInt8] = []
+    private static let chunkSize = 256 * 1024
+
+    init(connection: PostgresConnection) {
+        self.connection = connection
+        buffer.reserveCapacity(Self.chunkSize + 4096)
+    }
+
+    /// Writes one row already in COPY's text format; the newline is added.
+    public func write(line: String) async throws {
+        buffer.append(contentsOf: line.utf8)
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count >= Self.chunkSize { try await flush() }
+    }
+
+    /// Writes one row from its fields, escaping them for COPY's text format; `nil` is NULL.
+    public func write(row fields: [String?]) async throws {
+        for (index, field) in fields.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: "\t")) }
+            guard let field else {
+                buffer.append(contentsOf: "\\N".utf8)
+                continue
+            }
+            for byte in field.utf8 {
+                switch byte {
+                case UInt8(ascii: "\\"): buffer.append(contentsOf: "\\\\".utf8)
+                case UInt8(ascii: "\t"): buffer.append(contentsOf: "\\t".utf8)
+                case UInt8(ascii: "\n"): buffer.append(contentsOf: "\\n".utf8)
+                case UInt8(ascii: "\r"): buffer.append(contentsOf: "\\r".utf8)
+                default: buffer.append(byte)
+                }
+            }
+        }
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count >= Self.chunkSize { try await flush() }
+    }
+
+    func flush() async throws {
+        guard !buffer.isEmpty else { return }
+        let chunk = buffer
+        buffer.removeAll(keepingCapacity: true)
+        try await connection.run { try $0.putCopyData(chunk) }
+    }
+}
