@@ -1,4 +1,0 @@
-import Testing
-@testable import Storykeep
-
-@Test func builds() {}
