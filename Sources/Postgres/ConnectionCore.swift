@@ -59,20 +59,75 @@ final class ConnectionCore {
     func execute(_ sql: String, _ parameters: [PostgresParameter?]) throws -> PostgresRows {
         let connection = try open()
         let types = parameters.map { $0?.binaryType?.oid ?? 0 }
-        let key = types.allSatisfy { $0 == 0 } ? sql : sql + "\u{0}" + types.map(String.init).joined(separator: ",")
-        if statements[key] == nil && statements.count < statementCacheSize {
-            let name = "stmt_\(statements.count)"
-            _ = try check(types.withUnsafeBufferPointer { PQprepare(connection, name, sql, Int32(types.count), $0.baseAddress) })
-            statements[key] = name
-        }
+        let name = try statement(sql, types)
         return try withParameters(parameters) { count, values, lengths, formats in
-            if let name = statements[key] {
+            if let name {
                 return try check(PQexecPrepared(connection, name, count, values, lengths, formats, 1))
             }
-            // Beyond the cache's size, statements run unprepared rather than grow server memory.
             return try check(types.withUnsafeBufferPointer {
                 PQexecParams(connection, sql, count, $0.baseAddress, values, lengths, formats, 1)
             })
+        }
+    }
+
+    /// The name of the prepared statement for `sql` with these parameter types, preparing it on
+    /// first use; `nil` once the cache is full (further statements run unprepared rather than grow
+    /// the server's memory).
+    private func statement(_ sql: String, _ types: [UInt32]) throws -> String? {
+        let key = types.allSatisfy { $0 == 0 } ? sql : sql + "\u{0}" + types.map(String.init).joined(separator: ",")
+        if let name = statements[key] { return name }
+        guard statements.count < statementCacheSize else { return nil }
+        let name = "stmt_\(statements.count)"
+        _ = try check(types.withUnsafeBufferPointer {
+            PQprepare(try open(), name, sql, Int32(types.count), $0.baseAddress)
+        })
+        statements[key] = name
+        return name
+    }
+
+    /// BEGIN, then `sql` (the transaction's settings), in one round trip with libpq's pipeline
+    /// mode. If either fails, the transaction is rolled back and the error thrown.
+    func begin(then sql: String, _ parameters: [PostgresParameter?]) throws {
+        let connection = try open()
+        guard let name = try statement(sql, parameters.map { $0?.binaryType?.oid ?? 0 }) else {
+            _ = try executeScript("BEGIN")
+            do { _ = try execute(sql, parameters) } catch {
+                _ = try? executeScript("ROLLBACK")
+                throw error
+            }
+            return
+        }
+        guard PQenterPipelineMode(connection) == 1 else { throw lostOrFailed(connection) }
+        var failure: Error?
+        let sent = PQsendQueryParams(connection, "BEGIN", 0, nil, nil, nil, nil, 0) == 1
+            && withParameters(parameters) { PQsendQueryPrepared(connection, name, $0, $1, $2, $3, 1) } == 1
+            && PQpipelineSync(connection) == 1
+        if sent {
+            // Each statement's result is followed by a NULL; the sync point ends the batch.
+            while PQstatus(connection) == CONNECTION_OK {
+                guard let result = PQgetResult(connection) else { continue }
+                let status = PQresultStatus(result)
+                if status == PGRES_PIPELINE_SYNC {
+                    PQclear(result)
+                    break
+                }
+                if status == PGRES_PIPELINE_ABORTED {
+                    PQclear(result)
+                    continue
+                }
+                do { _ = try check(result) } catch { failure = failure ?? error }
+            }
+        }
+        if !sent || PQstatus(connection) != CONNECTION_OK { failure = failure ?? lostOrFailed(connection) }
+        if PQexitPipelineMode(connection) != 1 {
+            // Results are still pending: the connection cannot be trusted any more.
+            close()
+        }
+        if let failure {
+            if connection == self.connection, PQtransactionStatus(connection) != PQTRANS_IDLE {
+                _ = try? executeScript("ROLLBACK")
+            }
+            throw failure
         }
     }
 

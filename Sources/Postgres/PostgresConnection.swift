@@ -104,7 +104,7 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
         return try await finishTransaction(isolation: isolation, body)
     }
 
-    /// BEGIN and the transaction-local settings, as one round trip when there are settings.
+    /// BEGIN and the transaction-local settings, in one round trip.
     func begin(settings: [String: String]) async throws {
         guard !settings.isEmpty else {
             _ = try await run { try $0.executeScript("BEGIN") }
@@ -116,15 +116,7 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
         let calls = sorted.indices.map { "set_config($\(2 * $0 + 1), $\(2 * $0 + 2), true)" }
         let sql = "SELECT " + calls.joined(separator: ", ")
         let parameters: [PostgresParameter?] = sorted.flatMap { [.text($0.key), .text($0.value)] }
-        _ = try await run { core in
-            _ = try core.executeScript("BEGIN")
-            do {
-                return try core.execute(sql, parameters)
-            } catch {
-                _ = try? core.executeScript("ROLLBACK")
-                throw error
-            }
-        }
+        try await run { try $0.begin(then: sql, parameters) }
     }
 
     /// The body, then COMMIT; or ROLLBACK when the body throws.
