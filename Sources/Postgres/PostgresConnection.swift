@@ -95,6 +95,7 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
 
     /// Runs `body` in a transaction on this connection: BEGIN, the settings (transaction-local,
     /// see `PostgresPool.transaction`), the body, COMMIT; ROLLBACK and rethrow if the body throws.
+    @discardableResult
     public func transaction<T>(
         settings: [String: String] = [:],
         isolation: isolated (any Actor)? = #isolation,

@@ -44,6 +44,7 @@ public final class PostgresPool: Sendable {
     /// If BEGIN fails because an idle connection was found dead (e.g. the server restarted), the
     /// connection is dropped and the transaction starts on another; nothing has run yet, so this
     /// is safe. A connection lost later fails the request with `.connectionLost`.
+    @discardableResult
     public func transaction<T>(
         settings: [String: String] = [:],
         isolation: isolated (any Actor)? = #isolation,
@@ -68,6 +69,7 @@ public final class PostgresPool: Sendable {
 
     /// Lends one connection to `body`, outside any transaction unless the body begins one
     /// (prefer `transaction`). Used for session-level work such as advisory locks.
+    @discardableResult
     public func withConnection<T>(
         isolation: isolated (any Actor)? = #isolation,
         _ body: (PostgresConnection) async throws -> T

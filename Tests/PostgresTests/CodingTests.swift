@@ -29,7 +29,7 @@ import Testing
                 for int in [Int32.max, Int32.min, 7] { try await expectRoundTrip(int, "int4", on: tx) }
                 for int in [Int16.max, Int16.min] { try await expectRoundTrip(int, "int2", on: tx) }
                 try await expectRoundTrip(Int64.max, "int8", on: tx)
-                for double in [0.0, -1.5, 3.141592653589793, 1e300, -2.5e-310, .infinity, -.infinity] {
+                for double in [0.0, -1.5, 3.141592653589793, 1e300, -Double.leastNonzeroMagnitude, 2.5e-308, .infinity, -.infinity] {
                     try await expectRoundTrip(double, "float8", on: tx)
                 }
                 let nan = try await roundTrip(Double.nan, "float8", on: tx)

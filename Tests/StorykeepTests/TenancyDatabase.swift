@@ -102,11 +102,13 @@ struct TenancyScratch: Sendable {
     }
 
     /// Runs `body` as storykeep_app in `tenant`'s context.
+    @discardableResult
     func asApp<T>(_ tenant: UUID?, _ body: (PostgresTransaction) async throws -> T) async throws -> T {
         try await app.transaction(settings: tenant.map(context) ?? [:], body)
     }
 
     /// Runs `body` as the owner in `tenant`'s context (the owner is held to the policies too).
+    @discardableResult
     func asOwner<T>(_ tenant: UUID, _ body: (PostgresTransaction) async throws -> T) async throws -> T {
         try await owner.transaction(settings: context(tenant), body)
     }
