@@ -1,0 +1,60 @@
+import Foundation
+import Postgres
+
+/// The `login_failures` row of the name a login looks for: read it, count one more failure,
+/// forget it after a success.
+///
+/// Each function runs in a transaction in the ``AccountContext/login(tenantID:loginName:)``
+/// context and names no tenant or login name itself: the row is the context's, by the table's
+/// policy and by `current_tenant_id()` and `current_login_name()` (which trims and lower-cases
+/// the name, so "Sam " and "sam" share a count).
+public enum LoginFailures {
+    /// Failures recorded for the name, and the database's clock, to judge them with
+    /// ``Lockout/decide(failures:lastFailureAt:now:)`` against the same clock that recorded them.
+    public struct Record: Sendable, Equatable {
+        /// Failures in a row; 0 when none is recorded.
+        public var failures: Int
+        /// When the last one was recorded; nil when none is.
+        public var lastFailureAt: Date?
+        /// The transaction's `now()`.
+        public var now: Date
+    }
+
+    /// The failures recorded for the context's name.
+    public static func read(in tx: some PostgresQueryable) async throws -> Record {
+        let rows = try await tx.query(
+            """
+            select coalesce(f.failures, 0), f.last_failure_at, now()
+            from (select 1) as one
+            left join login_failures f
+                on f.tenant_id = current_tenant_id() and f.login_name = current_login_name()
+            """)
+        let row = rows[0]
+        return Record(
+            failures: try row.decode(Int.self, at: 0), lastFailureAt: try row.decode(Date?.self, at: 1),
+            now: try row.decode(Date.self, at: 2))
+    }
+
+    /// Counts one more failure for the context's name, now, and returns the new count.
+    @discardableResult
+    public static func recordFailure(in tx: some PostgresQueryable) async throws -> Record {
+        let rows = try await tx.query(
+            """
+            insert into login_failures (tenant_id, login_name, failures, last_failure_at)
+            values (current_tenant_id(), current_login_name(), 1, now())
+            on conflict (tenant_id, login_name)
+                do update set failures = login_failures.failures + 1, last_failure_at = now()
+            returning failures, last_failure_at, now()
+            """)
+        let row = rows[0]
+        return Record(
+            failures: try row.decode(Int.self, at: 0), lastFailureAt: try row.decode(Date.self, at: 1),
+            now: try row.decode(Date.self, at: 2))
+    }
+
+    /// Forgets the context's failures: the login succeeded.
+    public static func reset(in tx: some PostgresQueryable) async throws {
+        try await tx.execute(
+            "delete from login_failures where tenant_id = current_tenant_id() and login_name = current_login_name()")
+    }
+}
