@@ -33,7 +33,7 @@ extension GraphQLEnumType {
     /// Input coercion from a literal (variables already replaced): an enum literal naming one
     /// of the values.
     public func parseLiteral(_ literal: Value, hideSuggestions: Bool = false) throws -> GraphQLValue {
-        let shown = printForError(literal)
+        let shown = print(literal)
         guard case .enum(let value) = literal else {
             throw GraphQLError(
                 message: "Enum \"\(name)\" cannot represent non-enum value: \(shown)."

@@ -33,11 +33,11 @@ public let GraphQLInt = GraphQLScalarType(
     },
     parseLiteral: { literal in
         guard case .int(let int) = literal else {
-            throw GraphQLError(message: "Int cannot represent non-integer value: \(printForError(literal))")
+            throw GraphQLError(message: "Int cannot represent non-integer value: \(print(literal))")
         }
         guard let number = Int(int.value), number >= graphQLMinInt, number <= graphQLMaxInt else {
             throw GraphQLError(
-                message: "Int cannot represent non 32-bit signed integer value: \(printForError(literal))")
+                message: "Int cannot represent non 32-bit signed integer value: \(print(literal))")
         }
         return .int(number)
     }
@@ -69,7 +69,7 @@ public let GraphQLFloat = GraphQLScalarType(
         switch literal {
         case .int(let int): return .float(Double(int.value) ?? .nan)
         case .float(let float): return .float(Double(float.value) ?? .nan)
-        default: throw GraphQLError(message: "Float cannot represent non numeric value: \(printForError(literal))")
+        default: throw GraphQLError(message: "Float cannot represent non numeric value: \(print(literal))")
         }
     }
 )
@@ -95,7 +95,7 @@ public let GraphQLString = GraphQLScalarType(
     },
     parseLiteral: { literal in
         guard case .string(let string) = literal else {
-            throw GraphQLError(message: "String cannot represent a non string value: \(printForError(literal))")
+            throw GraphQLError(message: "String cannot represent a non string value: \(print(literal))")
         }
         return .string(string.value)
     }
@@ -121,7 +121,7 @@ public let GraphQLBoolean = GraphQLScalarType(
     parseLiteral: { literal in
         guard case .boolean(let boolean) = literal else {
             throw GraphQLError(
-                message: "Boolean cannot represent a non boolean value: \(printForError(literal))")
+                message: "Boolean cannot represent a non boolean value: \(print(literal))")
         }
         return .bool(boolean.value)
     }
@@ -157,7 +157,7 @@ public let GraphQLID = GraphQLScalarType(
         case .int(let int): return .string(int.value)
         default:
             throw GraphQLError(
-                message: "ID cannot represent a non-string and non-integer value: \(printForError(literal))")
+                message: "ID cannot represent a non-string and non-integer value: \(print(literal))")
         }
     }
 )

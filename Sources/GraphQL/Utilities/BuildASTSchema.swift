@@ -22,6 +22,29 @@ public func buildASTSchema(_ document: Document) throws(GraphQLError) -> GraphQL
     try buildASTSchema([document])
 }
 
+/// Parses SDL sources (e.g. one file per module) and builds one schema from them, as
+/// graphql-js's `buildSchema` does for one. Each source is parsed on its own, so a syntax error
+/// has the line and column in its own file. With a single source the schema keeps it, and
+/// `validateSchema`'s errors are located in it; errors about a schema of several sources have
+/// no locations (their messages name the type, field or argument concerned).
+public func buildSchema(_ sources: [Source]) throws(GraphQLError) -> GraphQLSchema {
+    var documents: [Document] = []
+    for source in sources { documents.append(try parse(source)) }
+    let schema = try buildASTSchema(documents)
+    if sources.count == 1 { schema.source = sources[0] }
+    return schema
+}
+
+/// `buildSchema` of one source.
+public func buildSchema(_ source: Source) throws(GraphQLError) -> GraphQLSchema {
+    try buildSchema([source])
+}
+
+/// `buildSchema` of SDL text.
+public func buildSchema(_ sdl: String) throws(GraphQLError) -> GraphQLSchema {
+    try buildSchema([Source(sdl)])
+}
+
 private struct SchemaBuilder {
     var schemaDefinition: SchemaDefinition?
     var schemaExtensions: [SchemaExtension] = []
@@ -61,6 +84,8 @@ private struct SchemaBuilder {
         for definition in directiveDefinitions {
             directives.append(try buildDirective(definition))
         }
+        var defaults = DefaultCoercion()
+        defaults.coerce(types: ordered, directives: directives)
         for directive in specifiedDirectives where !directives.contains(where: { $0.name == directive.name }) {
             directives.append(directive)
         }
@@ -193,9 +218,9 @@ private struct SchemaBuilder {
 
     private func buildInputValue(_ node: InputValueDefinition) throws(GraphQLError) -> GraphQLArgument {
         let type = try type(node.type)
+        // The default is coerced once every type is complete (DefaultCoercion).
         var argument = GraphQLArgument(
             name: node.name.value, type: type, description: node.description?.value,
-            defaultValue: node.defaultValue.map { coerceInputLiteral($0, type) ?? .null },
             deprecationReason: deprecationReason(node.directives))
         argument.astNode = node
         return argument
@@ -205,7 +230,7 @@ private struct SchemaBuilder {
         let directive = GraphQLDirective(
             name: node.name.value, description: node.description?.value,
             locations: node.locations.compactMap { DirectiveLocation(rawValue: $0.value) },
-            isRepeatable: node.repeatable)
+            isRepeatable: node.repeatable, deprecationReason: deprecationReason(node.directives))
         for argument in node.arguments {
             directive.arguments.insert(try buildInputValue(argument), named: argument.name.value)
         }
@@ -224,6 +249,51 @@ private struct SchemaBuilder {
     private func namedType(_ name: String) throws(GraphQLError) -> GraphQLNamedType {
         if let type = types[name] ?? standardType(named: name) { return type }
         throw GraphQLError(message: "Unknown type: \"\(name)\".")
+    }
+}
+
+/// Coerces the SDL defaults of arguments and input fields, once all types are built. An input
+/// object's field defaults are coerced before any default of that type, since coercing a value
+/// fills in the defaults of the fields it leaves out.
+private struct DefaultCoercion {
+    /// Input objects whose field defaults are done (true) or being done (false).
+    private var state: [String: Bool] = [:]
+
+    mutating func coerce(types: [GraphQLNamedType], directives: [GraphQLDirective]) {
+        for type in types {
+            switch type {
+            case .object(let object): for field in object.fields { field.arguments = coerced(field.arguments) }
+            case .interface(let interface):
+                for field in interface.fields { field.arguments = coerced(field.arguments) }
+            case .inputObject(let input): prepare(input)
+            default: break
+            }
+        }
+        for directive in directives { directive.arguments = coerced(directive.arguments) }
+    }
+
+    private mutating func prepare(_ input: GraphQLInputObjectType) {
+        guard state[input.name] == nil else { return }
+        state[input.name] = false
+        for field in input.fields {
+            if case .inputObject(let nested) = field.type.namedType { prepare(nested) }
+        }
+        input.fields = coerced(input.fields)
+        state[input.name] = true
+    }
+
+    /// The arguments with their defaults coerced. (Coercing may read the very type whose fields
+    /// these are: the new map replaces the old one only when complete.)
+    private mutating func coerced(_ arguments: FieldMap<GraphQLArgument>) -> FieldMap<GraphQLArgument> {
+        var result = arguments
+        for var argument in arguments {
+            guard let literal = argument.astNode?.defaultValue else { continue }
+            if case .inputObject(let input) = argument.type.namedType { prepare(input) }
+            // A default that does not fit is left for validateSchema to report.
+            argument.defaultValue = coerceInputLiteral(literal, argument.type) ?? .null
+            result.insert(argument, named: argument.name)
+        }
+        return result
     }
 }
 

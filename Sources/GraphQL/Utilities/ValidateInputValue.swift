@@ -191,7 +191,7 @@ private struct LiteralValidator {
     private mutating func validateObject(_ literal: Value, _ type: GraphQLInputObjectType) {
         guard case .object(let object) = literal else {
             return report(
-                "Expected value of type \"\(type.name)\" to be an object, found: \(printForError(literal)).",
+                "Expected value of type \"\(type.name)\" to be an object, found: \(print(literal)).",
                 literal.valueLocation)
         }
         var nodes: [String: ObjectField] = [:]
@@ -201,7 +201,7 @@ private struct LiteralValidator {
                 if field.isRequired {
                     report(
                         "Expected value of type \"\(type.name)\" to include required field \"\(field.name)\", "
-                            + "found: \(printForError(literal)).",
+                            + "found: \(print(literal)).",
                         object.loc)
                 }
                 continue
@@ -232,7 +232,7 @@ private struct LiteralValidator {
                 let suggestion = hideSuggestions ? "" : didYouMean(suggestionList(name, type.fields.names))
                 report(
                     "Expected value of type \"\(type.name)\" not to include unknown field \"\(name)\""
-                        + (suggestion.isEmpty ? ", found" : ".\(suggestion) Found") + ": \(printForError(literal)).",
+                        + (suggestion.isEmpty ? ", found" : ".\(suggestion) Found") + ": \(print(literal)).",
                     field.loc)
             } else {
                 known.append(field)
@@ -258,7 +258,7 @@ private struct LiteralValidator {
         } catch {
             report(
                 "Expected value of type \"\(type.name)\", but encountered error \"\(error)\"; "
-                    + "found: \(printForError(literal)).",
+                    + "found: \(print(literal)).",
                 literal.valueLocation)
         }
     }
