@@ -258,3 +258,26 @@ private func defineIntrospectionFields() {
         field("deprecationReason", stringType),
     ])
 }
+
+extension GraphQLSchema {
+    /// The definition of the field `name` selected on `parentType`, meta-fields included, as
+    /// graphql-js 17's `schema.getField`: `__schema` and `__type` on the query root type,
+    /// `__typename` on every object, interface and union. (With `introspectionEnabled` off,
+    /// validation rejects `__schema` and `__type` by NoSchemaIntrospectionCustomRule.)
+    public func field(_ parentType: GraphQLNamedType, named name: String) -> GraphQLField? {
+        if name.hasPrefix("__") {
+            switch name {
+            case "__typename" where parentType.isComposite: return TypeNameMetaFieldDef
+            case "__schema" where isQueryType(parentType): return SchemaMetaFieldDef
+            case "__type" where isQueryType(parentType): return TypeMetaFieldDef
+            default: break
+            }
+        }
+        return parentType.fields?[name]
+    }
+
+    private func isQueryType(_ type: GraphQLNamedType) -> Bool {
+        guard case .object(let object) = type else { return false }
+        return object === queryType
+    }
+}
