@@ -1,0 +1,24 @@
+import Testing
+@testable import GraphQL
+
+/// Corpus/introspection: the introspection types and the specified directives, printed as
+/// graphql-core 3.3.2 prints them (every description, argument and default).
+@Test func introspectionSchemaPrintsAsGraphQLCore() throws {
+    let schema = try buildSchema(TypeSystemCorpus.text("introspection", "schema.graphql"))
+    #expect(validateSchema(schema).isEmpty)
+    let expected = try TypeSystemCorpus.json("introspection", "expected.json")
+    #expect(printIntrospectionSchema(schema) == expected["printed"]?.stringValue)
+}
+
+@Test func metaFieldsAreFoundOnTheirTypes() throws {
+    let schema = try buildSchema("type Query { a: Int } type Other { b: Int } union U = Other")
+    let query = GraphQLNamedType.object(schema.queryType!)
+    let other = try #require(schema.type(named: "Other"))
+    #expect(schema.field(query, named: "__schema") === SchemaMetaFieldDef)
+    #expect(schema.field(query, named: "__type") === TypeMetaFieldDef)
+    #expect(schema.field(other, named: "__schema") == nil)
+    #expect(schema.field(try #require(schema.type(named: "U")), named: "__typename") === TypeNameMetaFieldDef)
+    #expect(schema.field(other, named: "b")?.name == "b")
+    #expect(schema.field(try #require(schema.type(named: "Int")), named: "__typename") == nil)
+    #expect(schema.field(query, named: "nope") == nil)
+}
