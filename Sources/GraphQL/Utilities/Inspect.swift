@@ -82,27 +82,7 @@ extension GraphQLValue {
 
 /// A string as a JSON string literal, as JavaScript's `JSON.stringify` writes it.
 public func jsonString(_ string: String) -> String {
-    var out = "\""
-    out.reserveCapacity(string.utf8.count + 2)
-    for scalar in string.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case "\u{08}": out += "\\b"
-        case "\u{0C}": out += "\\f"
-        default:
-            if scalar.value < 0x20 {
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out + "\""
+    GraphQLValue.string(string).json
 }
 
 /// A number as JavaScript's `String(number)` writes it: the shortest digits that read back as
@@ -111,40 +91,5 @@ public func jsonString(_ string: String) -> String {
 public func jsNumberString(_ number: Double) -> String {
     if number.isNaN { return "NaN" }
     if number.isInfinite { return number < 0 ? "-Infinity" : "Infinity" }
-    if number == 0 { return "0" }
-    if number.rounded() == number, abs(number) < 1e18 { return String(Int64(number)) }
-
-    // Swift's description is also the shortest round-trip form, in a different layout:
-    // take its digits and decimal exponent and lay them out as ECMAScript's Number::toString.
-    let sign = number < 0 ? "-" : ""
-    let text = String(describing: abs(number))
-    let parts = text.split(separator: "e", maxSplits: 1)
-    let mantissa = parts[0]
-    let exponent = parts.count > 1 ? Int(parts[1])! : 0
-    let pieces = mantissa.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-    let integerPart = pieces[0]
-    let fractionPart = pieces.count > 1 ? pieces[1] : ""
-    var digits = Array(integerPart + fractionPart)
-    var point = integerPart.count + exponent
-    while digits.first == "0" {
-        digits.removeFirst()
-        point -= 1
-    }
-    while digits.last == "0" { digits.removeLast() }
-    let k = digits.count
-    let n = point
-    let all = String(digits)
-    if k <= n && n <= 21 {
-        return sign + all + String(repeating: "0", count: n - k)
-    }
-    if 0 < n && n <= 21 {
-        return sign + String(digits[..<n]) + "." + String(digits[n...])
-    }
-    if -6 < n && n <= 0 {
-        return sign + "0." + String(repeating: "0", count: -n) + all
-    }
-    let e = n - 1
-    let exponentText = e < 0 ? "-\(-e)" : "+\(e)"
-    if k == 1 { return sign + all + "e" + exponentText }
-    return sign + String(digits[0]) + "." + String(digits[1...]) + "e" + exponentText
+    return GraphQLValue.float(number).json
 }
