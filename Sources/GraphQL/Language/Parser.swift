@@ -19,7 +19,10 @@ public struct ParseOptions: Sendable {
 /// Parses a GraphQL document: executable definitions and the type system language alike.
 ///
 /// Syntax errors are thrown with graphql-js's messages ("Syntax Error: Expected Name, found
-/// <EOF>.") and the line and column of the offending token.
+/// <EOF>.") and the line and column of the offending token. The grammar is graphql-core 3.3's
+/// default one: descriptions on operations, fragments and variables (September 2025 edition),
+/// empty selection sets `{}` and directives on directive definitions are accepted; its
+/// `extend directive` and experimental fragment arguments are not.
 public func parse(_ source: Source, options: ParseOptions = ParseOptions()) throws(GraphQLError) -> Document {
     try Parser.run(source, options) { parser throws(GraphQLError) in try parser.parseDocument() }
 }
