@@ -181,25 +181,20 @@ import Testing
 
     typealias Int8OutOfRange = UInt8
 
-    @Test func tenMegabyteBytea() async throws {
+    /// Sent and received in binary (no hex text); its speed is measured by benchmarks, not here.
+    @Test(.timeLimit(.minutes(1))) func tenMegabyteBytea() async throws {
         try await withAppPool(size: 1) { pool in
             // Ten different mebibytes, all 256 byte values in each.
             var payload: [UInt8] = []
             payload.reserveCapacity(10 * 1024 * 1024)
             let mebibyte = (0..<1024 * 1024).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }
             for shift in 0..<10 { payload.append(contentsOf: mebibyte.dropFirst(shift) + mebibyte.prefix(shift)) }
-            let clock = ContinuousClock()
-            let start = clock.now
             let (back, length) = try await pool.transaction { tx in
                 let rows = try await tx.query("select $1::bytea, length($1::bytea)", payload)
                 return (try rows[0].decode([UInt8].self, at: 0), try rows[0].decode(Int.self, at: 1))
             }
-            let elapsed = clock.now - start
             #expect(length == payload.count)
             #expect(Data(back) == Data(payload))  // memcmp: element-wise == is slow in debug builds
-            // Binary in both directions: no hex blow-up, no per-byte parsing. (About 0.1 s unloaded;
-            // the bound leaves room for a busy two-core machine.)
-            #expect(elapsed < .seconds(5), "10 MB bytea round trip took \(elapsed)")
         }
     }
 }

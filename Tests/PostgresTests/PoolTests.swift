@@ -86,7 +86,7 @@ import Testing
         }
     }
 
-    @Test func aKilledBackendIsSurvived() async throws {
+    @Test(.timeLimit(.minutes(1))) func aKilledBackendIsSurvived() async throws {
         let killer = try TestDatabase.appPool(size: 1)
         defer { Task { await killer.close() } }
         func terminate(_ pid: Int32) async throws {
@@ -94,9 +94,8 @@ import Testing
             #expect(try rows[0].decode(Bool.self, at: 0))
         }
         try await withAppPool(size: 2) { pool in
-            // Killed in the middle of a transaction: that request fails clearly, at once.
-            let clock = ContinuousClock()
-            let start = clock.now
+            // Killed in the middle of a transaction: that request fails clearly, and does not hang
+            // (the test's time limit).
             let error = await #expect(throws: PostgresError.self) {
                 try await pool.transaction { tx in
                     let pid = try await tx.connection.backendPID()
@@ -105,7 +104,6 @@ import Testing
                 }
             }
             #expect(error?.kind == .connectionLost)
-            #expect(clock.now - start < .seconds(5))
 
             // Killed while idle in the pool: the next transaction notices at BEGIN (alone, or
             // pipelined with the settings) and moves on to another connection.
@@ -131,13 +129,16 @@ import Testing
         }
     }
 
-    @Test func poolExhaustionTimesOut() async throws {
+    @Test(.timeLimit(.minutes(1))) func poolExhaustionTimesOut() async throws {
         try await withAppPool(size: 1, acquireTimeout: .milliseconds(300)) { pool in
+            // The holder keeps the only connection until the waiter has given up.
             let held = AsyncStream.makeStream(of: Void.self)
+            let release = AsyncStream.makeStream(of: Void.self)
             let holder = Task {
                 try await pool.withConnection { connection in
                     held.continuation.yield()
-                    _ = try await connection.query("select pg_sleep(3)")
+                    for await _ in release.stream { break }
+                    _ = try await connection.query("select 1")
                 }
             }
             for await _ in held.stream { break }
@@ -147,8 +148,9 @@ import Testing
                 try await pool.transaction { try await $0.query("select 1") }
             }
             let waited = clock.now - start
+            release.continuation.yield()
             #expect(error?.kind == .poolTimeout)
-            #expect(waited >= .milliseconds(250) && waited < .seconds(2.5), "waited \(waited)")
+            #expect(waited >= .milliseconds(300), "gave up after \(waited)")
             try await holder.value
             // Once the connection is back, requests go through again.
             let value = try await pool.transaction { try await $0.query("select 7")[0].decode(Int.self, at: 0) }
