@@ -16,13 +16,26 @@ public final class PostgresPool: Sendable {
         var idle: [PostgresConnection] = []
         /// Connections open or being opened, lent or idle.
         var open = 0
-        var waiters: [(id: Int, continuation: CheckedContinuation<Grant, Error>)] = []
+        var waiters: [Waiter] = []
         var nextWaiterID = 0
         var nextConnectionID = 0
         var closed = false
     }
 
-    /// What a waiting request is given: a connection, or the right to open one.
+    /// A request waiting for a connection, and the timer that gives up on its behalf.
+    private struct Waiter {
+        let id: Int
+        let continuation: CheckedContinuation<Grant, Error>
+        var timer: Task<Void, Never>?
+
+        /// Resumes the request, stopping its timer.
+        func resume(with result: Result<Grant, Error>) {
+            timer?.cancel()
+            continuation.resume(with: result)
+        }
+    }
+
+    /// What a request is given: a connection, or the right to open one.
     private enum Grant: Sendable {
         case connection(PostgresConnection)
         case slot(id: Int)
@@ -92,39 +105,31 @@ public final class PostgresPool: Sendable {
             return (state.idle, state.waiters)
         }
         for waiter in waiters {
-            waiter.continuation.resume(throwing: PostgresError(kind: .poolClosed, message: "the pool was closed"))
+            waiter.resume(with: .failure(PostgresError(kind: .poolClosed, message: "the pool was closed")))
         }
         for connection in idle { connection.close() }
     }
 
     // MARK: Lending
 
-    private enum Decision {
-        case grant(Grant)
-        case wait(id: Int)
-        case closed
+    /// An idle connection, or the right to open a new one, if either is available now.
+    private func grant(from state: inout State) -> Grant? {
+        if let connection = state.idle.popLast() { return .connection(connection) }
+        guard state.open < configuration.poolSize else { return nil }
+        state.open += 1
+        state.nextConnectionID += 1
+        return .slot(id: state.nextConnectionID)
     }
 
     /// A connection, and whether it was used before (and so may have died while idle).
     private func acquire() async throws -> (PostgresConnection, reused: Bool) {
-        let decision: Decision = state.withLock { state in
-            if state.closed { return .closed }
-            if let connection = state.idle.popLast() { return .grant(.connection(connection)) }
-            if state.open < configuration.poolSize {
-                state.open += 1
-                state.nextConnectionID += 1
-                return .grant(.slot(id: state.nextConnectionID))
-            }
-            state.nextWaiterID += 1
-            return .wait(id: state.nextWaiterID)
+        let immediate: Result<Grant, Error>? = state.withLock { state in
+            if state.closed { return .failure(PostgresError(kind: .poolClosed, message: "the pool is closed")) }
+            return grant(from: &state).map { .success($0) }
         }
-        let grant: Grant
-        switch decision {
-        case .closed: throw PostgresError(kind: .poolClosed, message: "the pool is closed")
-        case .grant(let given): grant = given
-        case .wait(let id): grant = try await wait(id: id)
-        }
-        switch grant {
+        let given: Grant
+        if let immediate { given = try immediate.get() } else { given = try await wait() }
+        switch given {
         case .connection(let connection):
             return (connection, true)
         case .slot(let id):
@@ -139,23 +144,41 @@ public final class PostgresPool: Sendable {
         }
     }
 
-    private func wait(id: Int) async throws -> Grant {
-        let timeout = configuration.acquireTimeout
-        let timer = Task { [self] in
-            try await Task.sleep(for: timeout)
-            fail(waiter: id, PostgresError(
-                kind: .poolTimeout,
-                message: "no connection became free within \(timeout) (pool size \(configuration.poolSize))"))
+    /// Queues the request until a connection or a slot is handed to it, it times out, or its task
+    /// is cancelled. Looking for a free connection and joining the queue happen under one lock,
+    /// so a connection given back in between cannot be missed.
+    private func wait() async throws -> Grant {
+        let id = state.withLock { state in
+            state.nextWaiterID += 1
+            return state.nextWaiterID
         }
-        defer { timer.cancel() }
+        let timeout = configuration.acquireTimeout
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let refused: PostgresError? = state.withLock { state in
-                    if state.closed { return PostgresError(kind: .poolClosed, message: "the pool was closed") }
-                    state.waiters.append((id, continuation))
+                let immediate: Result<Grant, Error>? = state.withLock { state in
+                    if state.closed { return .failure(PostgresError(kind: .poolClosed, message: "the pool was closed")) }
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    if let given = grant(from: &state) { return .success(given) }
+                    state.waiters.append(Waiter(id: id, continuation: continuation))
                     return nil
                 }
-                if let refused { continuation.resume(throwing: refused) }
+                if let immediate {
+                    continuation.resume(with: immediate)
+                    return
+                }
+                let timer = Task { [self] in
+                    try? await Task.sleep(for: timeout)
+                    if Task.isCancelled { return }
+                    fail(waiter: id, PostgresError(
+                        kind: .poolTimeout,
+                        message: "no connection became free within \(timeout) (pool size \(configuration.poolSize))"))
+                }
+                let queued = state.withLock { state in
+                    guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return false }
+                    state.waiters[index].timer = timer
+                    return true
+                }
+                if !queued { timer.cancel() }
             }
         } onCancel: {
             fail(waiter: id, CancellationError())
@@ -166,23 +189,23 @@ public final class PostgresPool: Sendable {
         let waiter = state.withLock { state in
             state.waiters.firstIndex { $0.id == id }.map { state.waiters.remove(at: $0) }
         }
-        waiter?.continuation.resume(throwing: error)
+        waiter?.resume(with: .failure(error))
     }
 
     /// Takes a connection back: to the next waiter, to the idle list, or closed if it is broken,
     /// still inside a transaction, or the pool is closed.
     private func release(_ connection: PostgresConnection) {
-        enum Outcome { case idle, handed(CheckedContinuation<Grant, Error>), close }
+        enum Outcome { case idle, handed(Waiter), close }
         let reusable = connection.isReusable
         let outcome: Outcome = state.withLock { state in
             if state.closed || !reusable { return .close }
-            if !state.waiters.isEmpty { return .handed(state.waiters.removeFirst().continuation) }
+            if !state.waiters.isEmpty { return .handed(state.waiters.removeFirst()) }
             state.idle.append(connection)
             return .idle
         }
         switch outcome {
         case .idle: return
-        case .handed(let waiter): waiter.resume(returning: .connection(connection))
+        case .handed(let waiter): waiter.resume(with: .success(.connection(connection)))
         case .close:
             if !reusable {
                 logger.warning("postgres connection discarded", metadata: ["connection": "\(connection.id)"])
@@ -195,14 +218,14 @@ public final class PostgresPool: Sendable {
     /// A connection was closed or never opened: its place goes to the next waiter, who opens a
     /// new one, or is freed.
     private func giveBackSlot() {
-        let grant: (CheckedContinuation<Grant, Error>, Int)? = state.withLock { state in
+        let handed: (Waiter, Int)? = state.withLock { state in
             if !state.closed, !state.waiters.isEmpty {
                 state.nextConnectionID += 1
-                return (state.waiters.removeFirst().continuation, state.nextConnectionID)
+                return (state.waiters.removeFirst(), state.nextConnectionID)
             }
             state.open -= 1
             return nil
         }
-        if let (waiter, id) = grant { waiter.resume(returning: .slot(id: id)) }
+        if let (waiter, id) = handed { waiter.resume(with: .success(.slot(id: id))) }
     }
 }
