@@ -9,6 +9,8 @@ public struct GraphQLError: Error, Hashable, Sendable, CustomStringConvertible {
     public var locations: [SourceLocation]
     /// The response path of the field that failed: keys of objects and indices of lists.
     public var path: [PathComponent]
+    /// Anything an implementor adds to the error's entry in the response (e.g. a `code`).
+    public var extensions: GraphQLObject?
 
     public init(message: String, locations: [SourceLocation] = [], path: [PathComponent] = []) {
         self.message = message

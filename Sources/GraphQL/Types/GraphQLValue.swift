@@ -22,6 +22,14 @@ public struct GraphQLObject: Hashable, Sendable, ExpressibleByDictionaryLiteral 
         values = []
     }
 
+    /// An object from keys known to be distinct and their values, in order: the executor
+    /// builds every object of a selection set from one shared array of response keys.
+    public init(uniqueKeys keys: [String], values: [GraphQLValue]) {
+        precondition(keys.count == values.count, "one value per key")
+        self.keys = keys
+        self.values = values
+    }
+
     public init(dictionaryLiteral elements: (String, GraphQLValue)...) {
         self.init()
         for (key, value) in elements { self[key] = value }

@@ -1,0 +1,259 @@
+/// Resolving and completing values (graphql-js's `executeFields`, `executeField` and
+/// `completeValue`), synchronously: a resolver that cannot answer at once gives a `Deferred`,
+/// whose position is left null and filled in by a later round (Rounds.swift).
+///
+/// JSON values (`GraphQLValue`) take their own path (`completeJSON`), with no boxing or casts:
+/// a default resolver over a JSON parent costs a key comparison and the completion of the value.
+extension ExecutionContext {
+    func executeFields(_ plan: SelectionPlan, _ parent: Parent) throws -> GraphQLValue {
+        var values: [GraphQLValue] = []
+        values.reserveCapacity(plan.fields.count)
+        for field in plan.fields {
+            path.append(.key(field.responseKey))
+            defer { path.removeLast() }
+            values.append(try executeField(field, parent))
+        }
+        return .object(GraphQLObject(uniqueKeys: plan.keys, values: values))
+    }
+
+    func executeField(_ field: FieldPlan, _ parent: Parent) throws -> GraphQLValue {
+        let savedNullableDepth = nullableDepth
+        if field.isNullable { nullableDepth = path.count }
+        defer { nullableDepth = savedNullableDepth }
+        do {
+            switch field.resolver {
+            case .read:
+                switch parent {
+                case .json(let object): return try completeJSON(field.completion, try field.read(object), field)
+                case .value(let source): return try complete(field.completion, try readField(source, field), field)
+                }
+            case .typename:
+                return .string(field.parentType.name)
+            case .sync(let resolve):
+                let arguments = try arguments(of: field)
+                let info = ResolveInfo(field: field, execution: self, path: path)
+                return try complete(field.completion, try resolve(parent.boxed, arguments, contextValue, info), field)
+            case .async(let resolve):
+                let arguments = try arguments(of: field)
+                let info = ResolveInfo(field: field, execution: self, path: path)
+                let source = parent.boxed
+                let context = contextValue
+                let work = Deferred { try await resolve(source, arguments, context, info) }
+                return try complete(field.completion, work, field)
+            }
+        } catch {
+            return try handleFieldError(error, nullable: field.isNullable, field)
+        }
+    }
+
+    func arguments(of field: FieldPlan) throws -> GraphQLObject {
+        switch field.arguments {
+        case .constant(let arguments): return arguments
+        case .failed(let error): throw error
+        case .variable:
+            return try getArgumentValues(
+                field.definition.arguments, field.nodes[0], variables: variables.byName, source: source)
+        }
+    }
+
+    /// The default resolver over a value that is not a JSON object.
+    func readField(_ source: any Sendable, _ field: FieldPlan) throws -> (any Sendable)? {
+        switch source {
+        case let value as GraphQLValue:
+            guard case .object(let object) = value else { return nil }
+            return try field.read(object)
+        case let object as GraphQLObject: return try field.read(object)
+        case let readable as any GraphQLFieldReadable: return readable.value(forField: field.fieldName)
+        case let dictionary as [String: any Sendable]: return dictionary[field.fieldName].flatMap(unwrapOptional)
+        default: return nil
+        }
+    }
+
+    // MARK: - Completion of any value
+
+    func complete(_ completion: Completion, _ value: (any Sendable)?, _ field: FieldPlan) throws -> GraphQLValue {
+        guard let value else { return try completeJSON(completion, nil, field) }
+        if let json = value as? GraphQLValue { return try completeJSON(completion, json, field) }
+        if let deferred = value as? Deferred { return try wait(for: deferred, completion, field) }
+        switch completion.shape {
+        case .builtIn(_, let scalar), .scalar(let scalar):
+            return try checkedLeaf(try scalar.serialize(value), scalar.name, value)
+        case .enumeration(let enumType, _):
+            return try checkedLeaf(try enumType.serialize(value), enumType.name, value)
+        case .list(let item):
+            guard let items = listItems(value) else { throw iterableError(field) }
+            return try completeList(item, items.count, field) { try complete(item, items[$0], field) }
+        case .object(let plan):
+            if let object = value as? GraphQLObject { return try completeObject(plan, .json(object), value, field) }
+            return try completeObject(plan, .value(value), value, field)
+        case .abstract(let abstract):
+            let plan = abstract.plan(for: try runtimeType(abstract, value, field))
+            return try completeObject(plan, Parent(value), value, field)
+        }
+    }
+
+    /// The items of a list value: an array, or any other sequence but a string or dictionary
+    /// (as graphql-js takes any iterable object); optionals inside are unwrapped.
+    private func listItems(_ value: any Sendable) -> [(any Sendable)?]? {
+        switch value {
+        case is String, is [String: any Sendable]: return nil
+        case let sequence as any Sequence: return sequence.map { unwrapOptional(sendable($0)) }
+        default: return nil
+        }
+    }
+
+    // MARK: - Completion of JSON values
+
+    func completeJSON(_ completion: Completion, _ value: GraphQLValue?, _ field: FieldPlan) throws -> GraphQLValue {
+        guard let value, !value.isNull else {
+            if completion.isNullable { return .null }
+            throw nonNullError(field)
+        }
+        switch completion.shape {
+        case .builtIn(let kind, let scalar):
+            switch (kind, value) {
+            case (.string, .string), (.id, .string), (.boolean, .bool): return value
+            case (.int, .int(let int)) where int >= graphQLMinInt && int <= graphQLMaxInt: return value
+            case (.float, .float(let double)) where double.isFinite: return value
+            default: return try checkedLeaf(try scalar.serialize(value), scalar.name, value)
+            }
+        case .scalar(let scalar):
+            return try checkedLeaf(try scalar.serialize(value), scalar.name, value)
+        case .enumeration(let enumType, let names):
+            if case .string(let name) = value, names.contains(name) { return value }
+            return try checkedLeaf(try enumType.serialize(value), enumType.name, value)
+        case .list(let item):
+            guard case .list(let items) = value else { throw iterableError(field) }
+            return try completeList(item, items.count, field) { try completeJSON(item, items[$0], field) }
+        case .object(let plan):
+            return try completeObject(plan, Parent(json: value), value, field)
+        case .abstract(let abstract):
+            let plan = abstract.plan(for: try runtimeType(abstract, value, field))
+            return try completeObject(plan, Parent(json: value), value, field)
+        }
+    }
+
+    // MARK: - Lists, objects, leaves
+
+    private func completeList(
+        _ item: Completion, _ count: Int, _ field: FieldPlan, _ completeItem: (Int) throws -> GraphQLValue
+    ) throws -> GraphQLValue {
+        var results: [GraphQLValue] = []
+        results.reserveCapacity(count)
+        let itemIsNullable = item.isNullable
+        let savedNullableDepth = nullableDepth
+        defer { nullableDepth = savedNullableDepth }
+        for index in 0..<count {
+            path.append(.index(index))
+            defer { path.removeLast() }
+            if itemIsNullable { nullableDepth = path.count }
+            do {
+                results.append(try completeItem(index))
+            } catch {
+                results.append(try handleFieldError(error, nullable: itemIsNullable, field))
+            }
+        }
+        return .list(results)
+    }
+
+    private func completeObject(
+        _ plan: SelectionPlan, _ parent: Parent, _ value: @autoclosure () -> any Sendable, _ field: FieldPlan
+    ) throws -> GraphQLValue {
+        if let isTypeOf = plan.type.isTypeOf, !isTypeOf(value()) {
+            throw GraphQLError(message: "Expected value of type \"\(plan.type.name)\" but got: \(inspect(value())).")
+                .at(field.nodes.map(\.loc), in: source)
+        }
+        return try executeFields(plan, parent)
+    }
+
+    private func checkedLeaf(_ serialized: GraphQLValue, _ typeName: String, _ value: any Sendable) throws
+        -> GraphQLValue
+    {
+        if case .null = serialized {
+            throw GraphQLError(
+                message: "Expected `\(typeName).serialize(\(inspect(value)))` to return non-nullable value, returned: null")
+        }
+        return serialized
+    }
+
+    func nonNullError(_ field: FieldPlan) -> GraphQLError {
+        GraphQLError(message: "Cannot return null for non-nullable field \(field.parentType.name).\(field.fieldName).")
+    }
+
+    private func iterableError(_ field: FieldPlan) -> GraphQLError {
+        GraphQLError(
+            message: "Expected Iterable, but did not find one for field \"\(field.parentType.name).\(field.fieldName)\".")
+    }
+
+    // MARK: - Abstract types
+
+    /// The object type of a value of an interface or union (graphql-js's `resolveType` or
+    /// `defaultTypeResolver`, then `ensureValidRuntimeType`).
+    private func runtimeType(_ abstract: AbstractPlan, _ value: any Sendable, _ field: FieldPlan) throws
+        -> GraphQLObjectType
+    {
+        let abstractType = abstract.type
+        let resolveType: TypeResolver? =
+            switch abstractType {
+            case .interface(let interface): interface.resolveType
+            case .union(let union): union.resolveType
+            default: nil
+            }
+        let name: String?
+        if let resolveType {
+            name = try resolveType(value, contextValue, ResolveInfo(field: field, execution: self, path: path))
+        } else {
+            name = defaultTypeName(value, abstractType)
+        }
+        let typeName = abstractType.name
+        let nodes = field.nodes.map(\.loc)
+        guard let name else {
+            throw GraphQLError(
+                message: "Abstract type \"\(typeName)\" must resolve to an Object type at runtime for field "
+                    + "\"\(field.parentType.name).\(field.fieldName)\". Either the \"\(typeName)\" type should "
+                    + "provide a \"resolveType\" function or each possible type should provide an \"isTypeOf\" function."
+            ).at(nodes, in: source)
+        }
+        guard let runtimeType = schema.type(named: name) else {
+            throw GraphQLError(
+                message: "Abstract type \"\(typeName)\" was resolved to a type \"\(name)\" that does not exist inside the schema."
+            ).at(nodes, in: source)
+        }
+        guard case .object(let object) = runtimeType else {
+            throw GraphQLError(message: "Abstract type \"\(typeName)\" was resolved to a non-object type \"\(name)\".")
+                .at(nodes, in: source)
+        }
+        guard schema.isSubType(abstractType, runtimeType) else {
+            throw GraphQLError(message: "Runtime Object type \"\(name)\" is not a possible type for \"\(typeName)\".")
+                .at(nodes, in: source)
+        }
+        return object
+    }
+
+    /// graphql-js's `defaultTypeResolver`: the value's own `__typename` string, else the first
+    /// possible type whose `isTypeOf` accepts it.
+    private func defaultTypeName(_ value: any Sendable, _ abstractType: GraphQLNamedType) -> String? {
+        let typename: (any Sendable)? =
+            switch value {
+            case let json as GraphQLValue: json["__typename"]
+            case let object as GraphQLObject: object["__typename"]
+            case let readable as any GraphQLFieldReadable: readable.value(forField: "__typename")
+            case let dictionary as [String: any Sendable]: dictionary["__typename"]
+            default: nil
+            }
+        switch typename {
+        case let name as String: return name
+        case let name as GraphQLValue: if case .string(let name) = name { return name }
+        default: break
+        }
+        return schema.possibleTypes(of: abstractType).first { $0.isTypeOf?(value) == true }?.name
+    }
+}
+
+/// A parent value the default resolver can read fields from, for Swift types that would rather
+/// not give each field a resolver (e.g. a database row keyed by column name).
+public protocol GraphQLFieldReadable: Sendable {
+    /// The value of the field `name` (a `__typename` string names the concrete type of a value
+    /// of an abstract type); nil for null.
+    func value(forField name: String) -> (any Sendable)?
+}

@@ -1,0 +1,113 @@
+/// One GraphQL request as a client sends it (the GraphQL-over-HTTP request parameters).
+public struct GraphQLRequest: Sendable, Hashable {
+    /// The document's text.
+    public var query: String
+    /// Which operation of the document to run; required when it has more than one.
+    public var operationName: String?
+    /// The raw (not yet coerced) variable values; nil when the client sent none.
+    public var variables: GraphQLObject?
+    /// The request's extensions, e.g. Apollo's `persistedQuery`; not used by the engine.
+    public var extensions: GraphQLObject?
+
+    public init(
+        query: String, operationName: String? = nil, variables: GraphQLObject? = nil,
+        extensions: GraphQLObject? = nil
+    ) {
+        self.query = query
+        self.operationName = operationName
+        self.variables = variables
+        self.extensions = extensions
+    }
+}
+
+/// The response to a request (graphql-js `ExecutionResult`).
+///
+/// `data` is nil — no "data" key at all — when the request failed before execution began: a
+/// syntax error, a validation error, no such operation, or variables that do not coerce. That
+/// is a *request error*: over HTTP with `application/graphql-response+json` it is answered
+/// with status 400 (`isRequestError`). Once execution began, `data` is present (possibly
+/// `.null`, when an error reached the root through non-null fields) and the status is 200.
+public struct GraphQLResponse: Sendable, Hashable {
+    public var data: GraphQLValue?
+    public var errors: [GraphQLError]
+    public var extensions: GraphQLObject?
+
+    public init(data: GraphQLValue? = nil, errors: [GraphQLError] = [], extensions: GraphQLObject? = nil) {
+        self.data = data
+        self.errors = errors
+        self.extensions = extensions
+    }
+
+    /// Whether the request failed before execution (parse, validation, operation selection or
+    /// variable coercion): the response has no `data` entry.
+    public var isRequestError: Bool { data == nil }
+
+    /// The response as JSON, keys in the order the specification recommends: "errors" first
+    /// (the note in "Response Format", October 2021 edition, and graphql-js's `{ errors, data }`),
+    /// then "data", then "extensions". Absent entries are left out; each error has "message",
+    /// then "locations", "path" and "extensions" when it has them.
+    public func jsonBytes() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(4096)
+        var separator: [UInt8] = Array("{".utf8)
+        if !errors.isEmpty {
+            out.append(contentsOf: separator + Array("\"errors\":[".utf8))
+            separator = Array(",".utf8)
+            for (index, error) in errors.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                error.jsonValue.writeJSON(to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        if let data {
+            out.append(contentsOf: separator + Array("\"data\":".utf8))
+            separator = Array(",".utf8)
+            data.writeJSON(to: &out)
+        }
+        if let extensions {
+            out.append(contentsOf: separator + Array("\"extensions\":".utf8))
+            separator = Array(",".utf8)
+            GraphQLValue.object(extensions).writeJSON(to: &out)
+        }
+        if out.isEmpty { out.append(UInt8(ascii: "{")) }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// `jsonBytes()` as a string.
+    public var json: String { String(decoding: jsonBytes(), as: UTF8.self) }
+
+    /// The response as a value: what `json` serialises.
+    public var value: GraphQLValue {
+        var object = GraphQLObject()
+        if !errors.isEmpty { object.append("errors", .list(errors.map(\.jsonValue))) }
+        if let data { object.append("data", data) }
+        if let extensions { object.append("extensions", .object(extensions)) }
+        return .object(object)
+    }
+}
+
+extension GraphQLError {
+    /// The error as a response's `errors` entry: message, locations, path, extensions.
+    public var jsonValue: GraphQLValue {
+        var object: GraphQLObject = ["message": .string(message)]
+        if !locations.isEmpty {
+            object.append(
+                "locations",
+                .list(locations.map { .object(["line": .int($0.line), "column": .int($0.column)]) }))
+        }
+        if !path.isEmpty {
+            object.append(
+                "path",
+                .list(
+                    path.map {
+                        switch $0 {
+                        case .key(let key): .string(key)
+                        case .index(let index): .int(index)
+                        }
+                    }))
+        }
+        if let extensions, !extensions.isEmpty { object.append("extensions", .object(extensions)) }
+        return .object(object)
+    }
+}
