@@ -42,9 +42,42 @@ public struct GraphQLResponse: Sendable, Hashable {
     /// variable coercion): the response has no `data` entry.
     public var isRequestError: Bool { data == nil }
 
-    /// The response as a value, keys in the order the specification recommends: "errors" first
+    /// The response as JSON, keys in the order the specification recommends: "errors" first
     /// (the note in "Response Format", October 2021 edition, and graphql-js's `{ errors, data }`),
-    /// then "data", then "extensions". Absent entries are left out.
+    /// then "data", then "extensions". Absent entries are left out; each error has "message",
+    /// then "locations", "path" and "extensions" when it has them.
+    public func jsonBytes() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(4096)
+        var separator: [UInt8] = Array("{".utf8)
+        if !errors.isEmpty {
+            out.append(contentsOf: separator + Array("\"errors\":[".utf8))
+            separator = Array(",".utf8)
+            for (index, error) in errors.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                error.jsonValue.writeJSON(to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        if let data {
+            out.append(contentsOf: separator + Array("\"data\":".utf8))
+            separator = Array(",".utf8)
+            data.writeJSON(to: &out)
+        }
+        if let extensions {
+            out.append(contentsOf: separator + Array("\"extensions\":".utf8))
+            separator = Array(",".utf8)
+            GraphQLValue.object(extensions).writeJSON(to: &out)
+        }
+        if out.isEmpty { out.append(UInt8(ascii: "{")) }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// `jsonBytes()` as a string.
+    public var json: String { String(decoding: jsonBytes(), as: UTF8.self) }
+
+    /// The response as a value: what `json` serialises.
     public var value: GraphQLValue {
         var object = GraphQLObject()
         if !errors.isEmpty { object.append("errors", .list(errors.map(\.jsonValue))) }
