@@ -194,8 +194,9 @@ private struct LiteralValidator {
                 "Expected value of type \"\(type.name)\" to be an object, found: \(print(literal)).",
                 literal.valueLocation)
         }
+        // The last field of a name counts, as in graphql-js (`keyMap`) and graphql-core.
         var nodes: [String: ObjectField] = [:]
-        for field in object.fields where nodes[field.name.value] == nil { nodes[field.name.value] = field }
+        for field in object.fields { nodes[field.name.value] = field }
         for field in type.fields {
             guard let node = nodes[field.name] else {
                 if field.isRequired {
@@ -250,11 +251,9 @@ private struct LiteralValidator {
         do {
             _ = try result.get()
         } catch let error as GraphQLError {
-            // graphql-js hands the scalar a copy of a list or object literal, without location.
-            switch literal {
-            case .list, .object: report(error.message, nil)
-            default: report(error.message, literal.valueLocation)
-            }
+            // At the literal, as graphql-js reports it (graphql-core's copy of a list or object
+            // literal loses its location; graphql-js's keeps it).
+            report(error.message, literal.valueLocation)
         } catch {
             report(
                 "Expected value of type \"\(type.name)\", but encountered error \"\(error)\"; "

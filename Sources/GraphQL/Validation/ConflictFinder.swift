@@ -13,10 +13,25 @@ final class ConflictFinder {
     /// (fragment, fragment) pairs compared, in either order.
     private var comparedFragments: [PairKey: Bool] = [:]
     private var fragmentIDs: [String: Int] = [:]
+    /// A number for each shape of selection set (its parent type and what it selects, written
+    /// out without locations), so that copies of one selection set are compared once.
+    private var shapeIDs: [String: Int] = [:]
+    private var shapeBySet: [CollectedKey: Int] = [:]
+    /// Pairs of shapes (and whether their parents are exclusive) known to merge without conflict.
+    private var mergeableShapes = Set<ShapePair>()
+    /// No more conflicts than errors can be reported are collected in one list.
+    private let maxConflicts: Int
 
     init(context: ValidationContext) {
         self.context = context
         self.schema = context.schema
+        self.maxConflicts = context.options.maxErrors + 1
+    }
+
+    private struct ShapePair: Hashable {
+        var a: Int
+        var b: Int
+        var exclusive: Bool
     }
 
     private struct CollectedKey: Hashable {
@@ -122,6 +137,54 @@ final class ConflictFinder {
         return id
     }
 
+    /// The number of a selection set's shape.
+    private func shape(_ parentType: GraphQLNamedType?, _ selectionSet: SelectionSet) -> Int {
+        let key = selectionSet.loc.map { CollectedKey(type: parentType?.name, start: $0.start) }
+        if let key, let known = shapeBySet[key] { return known }
+        var text = (parentType?.name ?? "") + "|"
+        writeShape(selectionSet, into: &text)
+        let id = intern(text)
+        if let key { shapeBySet[key] = id }
+        return id
+    }
+
+    private func writeShape(_ selectionSet: SelectionSet, into text: inout String) {
+        text += "{"
+        for selection in selectionSet.selections {
+            switch selection {
+            case .field(let field):
+                if let alias = field.alias { text += alias.value + ":" }
+                text += field.name.value
+                writeArguments(field.arguments, into: &text)
+                writeDirectives(field.directives, into: &text)
+                if let nested = field.selectionSet { writeShape(nested, into: &text) }
+            case .fragmentSpread(let spread):
+                text += "..." + spread.name.value
+                writeDirectives(spread.directives, into: &text)
+            case .inlineFragment(let fragment):
+                text += "...on " + (fragment.typeCondition?.name.value ?? "")
+                writeDirectives(fragment.directives, into: &text)
+                writeShape(fragment.selectionSet, into: &text)
+            }
+            text += " "
+        }
+        text += "}"
+    }
+
+    private func writeArguments(_ arguments: [Argument], into text: inout String) {
+        if arguments.isEmpty { return }
+        text += "("
+        for argument in arguments { text += argument.name.value + ":" + printForError(argument.value) + " " }
+        text += ")"
+    }
+
+    private func writeDirectives(_ directives: [Directive], into text: inout String) {
+        for directive in directives {
+            text += "@" + directive.name.value
+            writeArguments(directive.arguments, into: &text)
+        }
+    }
+
     // MARK: - Comparing
 
     private func collectConflictsBetweenFieldsAndFragment(
@@ -171,7 +234,11 @@ final class ConflictFinder {
         _ exclusive: Bool, _ parentType1: GraphQLNamedType?, _ selectionSet1: SelectionSet,
         _ parentType2: GraphQLNamedType?, _ selectionSet2: SelectionSet
     ) throws(BudgetExhausted) -> [Conflict] {
+        let shape1 = shape(parentType1, selectionSet1), shape2 = shape(parentType2, selectionSet2)
+        let pair = ShapePair(a: min(shape1, shape2), b: max(shape1, shape2), exclusive: exclusive)
+        if mergeableShapes.contains(pair) { return [] }
         var conflicts: [Conflict] = []
+        defer { if conflicts.isEmpty { mergeableShapes.insert(pair) } }
         let fields1 = collectFields(parentType1, selectionSet1)
         let spreads1 = fragmentSpreads(fields1)
         let fields2 = collectFields(parentType2, selectionSet2)
@@ -197,9 +264,13 @@ final class ConflictFinder {
         for key in fields.keys {
             let group = fields.groups[key]!
             if group.count < 2 || allSameSimpleLeaf(group[...], group[...]) { continue }
+            var pairs = ShapePairs(self, group, group)
             for i in 0..<group.count {
-                for j in (i + 1)..<group.count {
-                    if let conflict = try findConflict(false, key, group[i], group[j]) { conflicts.append(conflict) }
+                for j in (i + 1)..<group.count where pairs.mayConflict(i, j) {
+                    let conflict = try findConflict(false, key, group[i], group[j])
+                    pairs.record(i, j, conflict != nil)
+                    if let conflict { conflicts.append(conflict) }
+                    if conflicts.count > maxConflicts { return }
                 }
             }
         }
@@ -214,12 +285,71 @@ final class ConflictFinder {
             guard let group2 = fields2.groups[key] else { continue }
             let group1 = fields1.groups[key]!
             if allSameSimpleLeaf(group1[...], group2[...]) { continue }
-            for field1 in group1 {
-                for field2 in group2 {
-                    if let conflict = try findConflict(exclusive, key, field1, field2) { conflicts.append(conflict) }
+            var pairs = ShapePairs(self, group1, group2)
+            for i in group1.indices {
+                for j in group2.indices where pairs.mayConflict(i, j) {
+                    let conflict = try findConflict(exclusive, key, group1[i], group2[j])
+                    pairs.record(i, j, conflict != nil)
+                    if let conflict { conflicts.append(conflict) }
+                    if conflicts.count > maxConflicts { return }
                 }
             }
         }
+    }
+
+    /// For the pairs of two groups of fields, whether a pair of the same two shapes was found
+    /// free of conflict: then every such pair is, and hundreds of copies of one field cost one
+    /// comparison, not one per pair. Small groups are compared pair by pair.
+    private struct ShapePairs {
+        private var classes1: [Int] = []
+        private var classes2: [Int] = []
+        private var count = 0
+        /// By class pair: 0 not compared yet, 1 free of conflict, 2 conflicting.
+        private var outcomes: [UInt8] = []
+
+        init(_ finder: ConflictFinder, _ group1: [CollectedField], _ group2: [CollectedField]) {
+            guard group1.count * group2.count > 64 else { return }
+            var local: [Int: Int] = [:]
+            func localClass(_ field: CollectedField) -> Int {
+                let shape = finder.shape(of: field)
+                if let known = local[shape] { return known }
+                local[shape] = local.count
+                return local.count - 1
+            }
+            classes1 = group1.map(localClass)
+            classes2 = group2.map(localClass)
+            count = local.count
+            outcomes = Array(repeating: 0, count: count * count)
+        }
+
+        func mayConflict(_ i: Int, _ j: Int) -> Bool {
+            count == 0 || outcomes[classes1[i] * count + classes2[j]] != 1
+        }
+
+        mutating func record(_ i: Int, _ j: Int, _ conflicting: Bool) {
+            guard count > 0 else { return }
+            let index = classes1[i] * count + classes2[j]
+            if outcomes[index] == 0 { outcomes[index] = conflicting ? 2 : 1 }
+        }
+    }
+
+    /// The number of a field's shape: its parent type and the field as written, alias aside.
+    fileprivate func shape(of field: CollectedField) -> Int {
+        if let shape = field.shape { return shape }
+        var text = (field.parentType?.name ?? "") + "|" + field.node.name.value
+        writeArguments(field.node.arguments, into: &text)
+        writeDirectives(field.node.directives, into: &text)
+        if let nested = field.node.selectionSet { writeShape(nested, into: &text) }
+        let id = intern(text)
+        field.shape = id
+        return id
+    }
+
+    private func intern(_ text: String) -> Int {
+        if let known = shapeIDs[text] { return known }
+        let id = shapeIDs.count
+        shapeIDs[text] = id
+        return id
     }
 
     /// Whether all these fields are simple leaves of one name and type, which never conflict.
@@ -236,7 +366,7 @@ final class ConflictFinder {
         guard field.isSimpleLeaf, field.node.name.value == name else { return false }
         switch (field.definition?.type, type) {
         case (nil, nil): return true
-        case (let a?, let b?): return sameType(a, b)
+        case (let a?, let b?): return isEqualType(a, b)
         default: return false
         }
     }
@@ -342,15 +472,6 @@ final class ConflictFinder {
         case (.named(let a), .named(let b)):
             return (a.isLeaf || b.isLeaf) && a.name != b.name
         }
-    }
-}
-
-/// Whether two types are the same type.
-func sameType(_ a: GraphQLType, _ b: GraphQLType) -> Bool {
-    switch (a, b) {
-    case (.named(let x), .named(let y)): x.name == y.name
-    case (.list(let x), .list(let y)), (.nonNull(let x), .nonNull(let y)): sameType(x, y)
-    default: false
     }
 }
 

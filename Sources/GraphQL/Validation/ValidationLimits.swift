@@ -1,9 +1,10 @@
-/// Limits against abusive documents, checked with the specification's rules (each limit is a
-/// rule, added by `validate` when the limit is set; nil switches a limit off).
+/// Limits against abusive documents (nil switches a limit off). The depth is checked first, and
+/// a document too deep is refused at once; the other limits are rules that `validate` adds to
+/// the specification's.
 ///
 /// The defaults let every ordinary client document through, the standard introspection query of
-/// GraphiQL and code generators included (depth 15 with graphql-js 17's nine levels of `ofType`),
-/// and refuse what only an attacker writes.
+/// GraphiQL and code generators included (depth 15 with graphql-js 17's nine levels of `ofType`,
+/// cost about 53,000), and refuse what only an attacker writes.
 ///
 /// Fragments count where they are spread: a fragment spread three times counts three times, so
 /// nesting fragments does not escape a limit.
@@ -20,7 +21,7 @@ public struct ValidationLimits: Sendable {
     public var defaultListSize: Int
 
     public init(
-        maxDepth: Int? = 20, maxAliases: Int? = 100, maxDirectivesPerLocation: Int? = 10, maxCost: Int? = 50_000,
+        maxDepth: Int? = 20, maxAliases: Int? = 100, maxDirectivesPerLocation: Int? = 10, maxCost: Int? = 100_000,
         defaultListSize: Int = 10
     ) {
         self.maxDepth = maxDepth
@@ -36,7 +37,6 @@ public struct ValidationLimits: Sendable {
     /// The rules that check the limits that are set.
     var rules: [ValidationRule.Type] {
         var rules: [ValidationRule.Type] = []
-        if maxDepth != nil { rules.append(MaxDepthRule.self) }
         if maxAliases != nil { rules.append(MaxAliasesRule.self) }
         if maxDirectivesPerLocation != nil { rules.append(MaxDirectivesRule.self) }
         if maxCost != nil { rules.append(MaxCostRule.self) }
@@ -56,13 +56,10 @@ public class OperationMeasureRule: ValidationRule {
 
     struct Measure {
         var own = 0
-        /// Each spread's fragment and what its measure is multiplied by (or added to).
+        /// Each spread's fragment and what its measure is multiplied by where it is spread.
         var spreads: [(name: String, factor: Int)] = []
     }
 
-    /// Whether the measure of a spread is the fragment's measure plus `factor` (depth), or times
-    /// `factor` (counts and costs).
-    var combinesByAdding: Bool { false }
     var limit: Int { Int.max }
 
     func message(_ operation: OperationDefinition, _ total: Int) -> String { "" }
@@ -86,9 +83,7 @@ public class OperationMeasureRule: ValidationRule {
         var total = measure.own
         for (name, factor) in measure.spreads {
             let fragment = fragmentTotal(name)
-            total =
-                combinesByAdding
-                ? max(total, saturatingAdd(factor, fragment)) : saturatingAdd(total, saturatingMultiply(factor, fragment))
+            total = saturatingAdd(total, saturatingMultiply(factor, fragment))
         }
         return total
     }

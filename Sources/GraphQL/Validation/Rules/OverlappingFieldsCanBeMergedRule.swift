@@ -73,6 +73,8 @@ final class CollectedField {
     let stream: Directive?
     /// No arguments, no selections, no `@stream`: equal to a field of the same name and type.
     let isSimpleLeaf: Bool
+    /// The number of the field's shape (parent type, name, arguments, directives, selections).
+    var shape: Int?
 
     init(node: Field, parentType: GraphQLNamedType?, definition: GraphQLField?) {
         self.node = node

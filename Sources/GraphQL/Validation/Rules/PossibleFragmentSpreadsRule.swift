@@ -27,16 +27,3 @@ public final class PossibleFragmentSpreadsRule: ValidationRule {
         return .continue
     }
 }
-
-/// Whether some object type is possible for both types (graphql-js's `doTypesOverlap`).
-func doTypesOverlap(_ schema: GraphQLSchema, _ a: GraphQLNamedType, _ b: GraphQLNamedType) -> Bool {
-    if a.name == b.name { return true }
-    if a.isAbstract {
-        if b.isAbstract {
-            return schema.possibleTypes(of: a).contains { schema.isSubType(b, .object($0)) }
-        }
-        return schema.isSubType(a, b)
-    }
-    if b.isAbstract { return schema.isSubType(b, a) }
-    return false
-}

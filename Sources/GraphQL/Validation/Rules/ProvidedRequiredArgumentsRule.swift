@@ -40,8 +40,3 @@ public final class ProvidedRequiredArgumentsRule: ValidationRule {
         }
     }
 }
-
-extension GraphQLArgument {
-    /// Whether the argument (or input field) must be given: it is non-null without a default.
-    var isRequired: Bool { type.isNonNull && defaultValue == nil }
-}

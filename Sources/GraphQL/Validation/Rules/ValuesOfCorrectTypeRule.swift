@@ -15,8 +15,8 @@ public final class ValuesOfCorrectTypeRule: ValidationRule {
         }
         if let type {
             let context = self.context
-            validateInputLiteral(node, type, hideSuggestions: context.hideSuggestions) { message, loc in
-                context.report(message, [loc])
+            validateInputLiteral(node, type, hideSuggestions: context.hideSuggestions) { error in
+                context.report(error.message, [error.node])
             }
         }
         return .skip

@@ -21,12 +21,4 @@ extension TypeReference {
         case .nonNull(let nonNull): nonNull.type.printed + "!"
         }
     }
-
-    var loc: Location? {
-        switch self {
-        case .named(let named): named.loc
-        case .list(let list): list.loc
-        case .nonNull(let nonNull): nonNull.loc
-        }
-    }
 }

@@ -48,26 +48,8 @@ public final class VariablesInAllowedPositionRule: ValidationRule {
                 hasNonNullVariableDefault = true
             }
             if !hasNonNullVariableDefault && !locationHasDefault { return false }
-            return isTypeSubType(context.schema, variableType, of: nullableLocationType)
+            return isTypeSubTypeOf(context.schema, variableType, nullableLocationType)
         }
-        return isTypeSubType(context.schema, variableType, of: locationType)
-    }
-}
-
-/// Whether a value of `maybeSubType` is always a valid `superType` (graphql-js's
-/// `isTypeSubTypeOf`).
-func isTypeSubType(_ schema: GraphQLSchema, _ maybeSubType: GraphQLType, of superType: GraphQLType) -> Bool {
-    switch (maybeSubType, superType) {
-    case (.nonNull(let sub), .nonNull(let sup)): return isTypeSubType(schema, sub, of: sup)
-    case (_, .nonNull): return false
-    case (.nonNull(let sub), _): return isTypeSubType(schema, sub, of: superType)
-    case (.list(let sub), .list(let sup)): return isTypeSubType(schema, sub, of: sup)
-    case (_, .list), (.list, _): return false
-    case (.named(let sub), .named(let sup)):
-        if sub.name == sup.name { return true }
-        switch sub {
-        case .object, .interface: return sup.isAbstract && schema.isSubType(sup, sub)
-        default: return false
-        }
+        return isTypeSubTypeOf(context.schema, variableType, locationType)
     }
 }

@@ -21,6 +21,13 @@ public func validate(
     rules: [ValidationRule.Type] = specifiedRules, options: ValidationOptions = ValidationOptions()
 ) -> [GraphQLError] {
     let context = ValidationContext(schema: schema, document: document, options: options)
+    if let maxDepth = options.limits.maxDepth {
+        let tooDeep = MaxDepthRule.check(context, maxDepth: maxDepth)
+        if !tooDeep.isEmpty {
+            for error in tooDeep { context.report(error.message, [error.loc]) }
+            return context.finish(source: source)
+        }
+    }
     var allRules = rules
     allRules += options.limits.rules
     if !schema.introspectionEnabled { allRules.append(NoSchemaIntrospectionCustomRule.self) }
