@@ -324,7 +324,9 @@ final class ValidationWalker {
             case .inputObject(let node): walkTypeDefinition(.inputObject(node))
             }
         case .directive(let directive):
+            announceTypeSystemDirectives(directive.directives, owner: .directive(directive.name.value))
             for argument in directive.arguments { walkInputValueDefinition(argument, inInputObject: false) }
+            walkDirectives(directive.directives, location: .directiveDefinition)
         case .operation, .fragment:
             break
         }
