@@ -251,9 +251,11 @@ private struct LiteralValidator {
         do {
             _ = try result.get()
         } catch let error as GraphQLError {
-            // At the literal, as graphql-js reports it (graphql-core's copy of a list or object
-            // literal loses its location; graphql-js's keeps it).
-            report(error.message, literal.valueLocation)
+            // graphql-js hands the scalar a copy of a list or object literal, without location.
+            switch literal {
+            case .list, .object: report(error.message, nil)
+            default: report(error.message, literal.valueLocation)
+            }
         } catch {
             report(
                 "Expected value of type \"\(type.name)\", but encountered error \"\(error)\"; "

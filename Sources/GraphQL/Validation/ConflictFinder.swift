@@ -174,7 +174,7 @@ final class ConflictFinder {
     private func writeArguments(_ arguments: [Argument], into text: inout String) {
         if arguments.isEmpty { return }
         text += "("
-        for argument in arguments { text += argument.name.value + ":" + printForError(argument.value) + " " }
+        for argument in arguments { text += argument.name.value + ":" + print(argument.value) + " " }
         text += ")"
     }
 

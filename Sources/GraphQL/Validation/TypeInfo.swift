@@ -55,7 +55,7 @@ public final class TypeInfo {
 
     func enterField(_ node: Field) {
         var definition: GraphQLField?
-        if let parentType { definition = TypeInfo.fieldDef(schema, parentType, node.name.value) }
+        if let parentType { definition = schema.field(parentType, named: node.name.value) }
         fieldDefStack.append(definition)
         typeStack.append(definition?.type)
     }
@@ -141,19 +141,4 @@ public final class TypeInfo {
     }
 
     func leaveEnumValue() { enumValue = nil }
-
-    // MARK: - Lookups
-
-    /// The definition of a field of `parentType`, including the meta fields: `__typename` on
-    /// every composite type, `__schema` and `__type` on the query type.
-    public static func fieldDef(_ schema: GraphQLSchema, _ parentType: GraphQLNamedType, _ name: String) -> GraphQLField? {
-        if name.utf8.first == UInt8(ascii: "_") {
-            if name == "__typename", parentType.isComposite { return TypeNameMetaFieldDef }
-            if case .object(let object) = parentType, object === schema.queryType {
-                if name == "__schema" { return SchemaMetaFieldDef }
-                if name == "__type" { return TypeMetaFieldDef }
-            }
-        }
-        return parentType.fields?[name]
-    }
 }

@@ -27,7 +27,7 @@ public final class ProvidedRequiredArgumentsRule: ValidationRule {
         if let definition = context.documentDirectives[name] {
             required = definition.arguments.filter { argument in
                 if case .nonNull = argument.type { argument.defaultValue == nil } else { false }
-            }.map { ($0.name.value, $0.type.printed) }
+            }.map { ($0.name.value, print($0.type)) }
         } else if let directive = context.schema.directive(named: name) {
             required = directive.arguments.filter(\.isRequired).map { ($0.name, $0.type.name) }
         } else {
