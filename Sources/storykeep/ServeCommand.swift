@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Hummingbird
 import Logging
 import Storykeep
@@ -32,15 +33,18 @@ struct ServeCommand: AsyncParsableCommand {
             await announce(host: config.http.host, port: port, tenants: tenants, logger: logger)
         }
         try await CommandSupport.using(pool) { _ in try await app.runService() }
+        logger.info("Storykeep stopped")
     }
 
-    /// Prints where the API is, and each tenant's GraphQL URL.
+    /// Prints where the API is, and each tenant's GraphQL URL; unbuffered, like the logs, so that
+    /// it shows at once in a pipe too.
     private func announce(host: String, port: Int, tenants: TenantCache, logger: Logger) async {
         let base = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
-        print("Storykeep is serving on \(base)  (health: \(base)/health/ready; Ctrl-C stops it)")
+        var text = "Storykeep is serving on \(base)  (health: \(base)/health/ready; Ctrl-C stops it)\n"
+        defer { FileHandle.standardOutput.write(Data(text.utf8)) }
         do {
             for tenant in try await tenants.all() {
-                print("  tenant \(tenant.slug): \(base)/t/\(tenant.slug)/graphql")
+                text += "  tenant \(tenant.slug): \(base)/t/\(tenant.slug)/graphql\n"
             }
         } catch {
             logger.warning("Tenants cannot be read yet", metadata: ["error": "\(error)"])
