@@ -15,6 +15,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
+        // Configuration: Config/storykeep.json, overridden by the environment (DESIGN.md). Hummingbird
+        // already builds it; the default trait adds its JSON file provider.
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
+        // Services run by the server (the tenant cache) and graceful shutdown; Hummingbird builds it.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // System libraries.
@@ -39,6 +44,7 @@ let package = Package(
                 "GraphQL", "Postgres", "CArgon2", "CCrypto",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ]
         ),
         // HTTP.
@@ -50,6 +56,7 @@ let package = Package(
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The command line.
@@ -68,7 +75,7 @@ let package = Package(
         .testTarget(
             name: "StorykeepServerTests",
             dependencies: [
-                "StorykeepServer",
+                "StorykeepServer", "Storykeep", "Postgres",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

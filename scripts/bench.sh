@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# make bench: figures, not verdicts. Builds in release mode, starts a throw-away PostgreSQL and the
-# server on a free loopback port, and measures. Each benchmark is one function below; add yours
-# to the list at the end. Loads are bounded in count and go to 127.0.0.1 only.
+# make bench: figures, not verdicts. Builds in release mode (BENCH_CONFIGURATION=debug to try the
+# script quickly), starts a throw-away PostgreSQL and the server on a free loopback port, and
+# measures. Each benchmark is one function below; add yours to the list at the end. Loads are
+# bounded in count and go to 127.0.0.1 only.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . scripts/pg-cluster.sh
 
 scripts/deps.sh --python
-swift build -c release
-bin=.build/release/storykeep
+configuration=${BENCH_CONFIGURATION:-release}
+swift build -c "$configuration"
+bin=.build/$configuration/storykeep
 
 root=$(mktemp -d /tmp/storykeep-pg.XXXXXX)
 chmod 755 "$root"
@@ -19,6 +21,7 @@ cleanup() {
     rm -rf "$root"
 }
 trap cleanup EXIT
+trap "exit 130" INT TERM  # so that a signal, too, runs the cleanup
 pgc_start "$root" test
 $bin migrate >/dev/null
 $bin tenant apply tenants/ >/dev/null

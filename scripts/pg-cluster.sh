@@ -103,8 +103,9 @@ pgc_provision() {
         -v owner_password="$owner_password" -v app_password="$app_password" -v database="$PGC_DATABASE" <<'SQL' >/dev/null
 SELECT 'CREATE ROLE storykeep_owner' WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'storykeep_owner') \gexec
 SELECT 'CREATE ROLE storykeep_app' WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'storykeep_app') \gexec
--- The owner runs migrations and provisions tenants: it owns the database and its schema.
-ALTER ROLE storykeep_owner LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD :'owner_password';
+-- The owner runs migrations and provisions tenants: it owns the database and its schema. No
+-- BYPASSRLS: forced row-level security binds it too (see Migrations/0001_tenancy.sql).
+ALTER ROLE storykeep_owner LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS PASSWORD :'owner_password';
 -- The server's role: owns nothing, and row-level security always applies to it.
 ALTER ROLE storykeep_app LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS NOINHERIT PASSWORD :'app_password';
 SELECT format('CREATE DATABASE %I OWNER storykeep_owner', :'database')

@@ -1,0 +1,201 @@
+public import Configuration
+
+/// The server's configuration: everything an operator may tune, read once at start.
+///
+/// The defaults live in `Config/storykeep.json`; environment variables override them (see
+/// ``StorykeepConfig/load(environment:directory:)``). Each section reads its keys from a scoped
+/// `ConfigReader`, in swift-configuration's style, so a key's name appears once, next to the
+/// property it fills. Every key is required: a key missing from both the file and the environment
+/// is a configuration error at start, not a silent built-in default.
+public struct StorykeepConfig: Sendable {
+    public var http: HTTP
+    public var database: Database
+    public var sessions: Sessions
+    public var argon2: Argon2
+    public var uploads: Uploads
+    public var graphql: GraphQL
+    public var tenants: Tenants
+    public var log: Log
+
+    /// Reads every section from `reader`.
+    public init(reader: ConfigReader) throws {
+        http = try HTTP(reader: reader.scoped(to: "http"))
+        database = try Database(reader: reader.scoped(to: "database"))
+        sessions = try Sessions(reader: reader.scoped(to: "sessions"))
+        argon2 = try Argon2(reader: reader.scoped(to: "argon2"))
+        uploads = try Uploads(reader: reader.scoped(to: "uploads"))
+        graphql = try GraphQL(reader: reader.scoped(to: "graphql"))
+        tenants = try Tenants(reader: reader.scoped(to: "tenants"))
+        log = try Log(reader: reader.scoped(to: "log"))
+    }
+
+    /// Where the server listens and what it accepts.
+    public struct HTTP: Sendable {
+        /// `http.host`: the address to bind (`127.0.0.1` keeps it off the network).
+        public var host: String
+        /// `http.port`.
+        public var port: Int
+        /// `http.bodyLimitBytes`: the largest request body outside uploads (GraphQL documents and
+        /// variables); a larger one gets 413.
+        public var bodyLimitBytes: Int
+
+        public init(reader: ConfigReader) throws {
+            host = try reader.requiredString(forKey: "host")
+            port = try reader.requiredInt(forKey: "port").checked("http.port", min: 0, max: 65535)
+            bodyLimitBytes = try reader.requiredInt(forKey: "bodyLimitBytes").checked("http.bodyLimitBytes", min: 1)
+        }
+    }
+
+    /// How the server reaches PostgreSQL.
+    public struct Database: Sendable {
+        /// `database.url` (environment: `DATABASE_URL`): libpq connection string of the app role,
+        /// `storykeep_app`. Absent until the environment or `.data/storykeep.env` gives one.
+        public var url: String?
+        /// `database.ownerUrl` (environment: `STORYKEEP_OWNER_DATABASE_URL`): the owner role, for
+        /// migrations and tenant provisioning. Never used by the server.
+        public var ownerURL: String?
+        /// `database.poolSize`: connections the server may hold open.
+        public var poolSize: Int
+        /// `database.acquireTimeoutSeconds`: how long a request waits for a free connection.
+        public var acquireTimeout: Duration
+        /// `database.migrationsDirectory`: the `NNNN_name.sql` files `storykeep migrate` applies and
+        /// `/health/ready` checks.
+        public var migrationsDirectory: String
+
+        public init(reader: ConfigReader) throws {
+            url = reader.string(forKey: "url", isSecret: true)
+            ownerURL = reader.string(forKey: "ownerUrl", isSecret: true)
+            poolSize = try reader.requiredInt(forKey: "poolSize").checked("database.poolSize", min: 1, max: 1000)
+            acquireTimeout = .seconds(
+                try reader.requiredDouble(forKey: "acquireTimeoutSeconds").checked("database.acquireTimeoutSeconds", min: 0.001)
+            )
+            migrationsDirectory = try reader.requiredString(forKey: "migrationsDirectory")
+        }
+
+        /// The app role's connection string, or an error that says how to provide one.
+        public func requireURL() throws -> String {
+            guard let url, !url.isEmpty else { throw ConfigError.missing("DATABASE_URL") }
+            return url
+        }
+
+        /// The owner role's connection string, or an error that says how to provide one.
+        public func requireOwnerURL() throws -> String {
+            guard let ownerURL, !ownerURL.isEmpty else { throw ConfigError.missing("STORYKEEP_OWNER_DATABASE_URL") }
+            return ownerURL
+        }
+    }
+
+    /// Login sessions.
+    public struct Sessions: Sendable {
+        /// `sessions.expirySeconds`: a session's absolute lifetime.
+        public var expiry: Duration
+        /// `sessions.idleTimeoutSeconds`: a session unused this long expires early.
+        public var idleTimeout: Duration
+
+        public init(reader: ConfigReader) throws {
+            expiry = .seconds(try reader.requiredInt(forKey: "expirySeconds").checked("sessions.expirySeconds", min: 60))
+            idleTimeout = .seconds(
+                try reader.requiredInt(forKey: "idleTimeoutSeconds").checked("sessions.idleTimeoutSeconds", min: 60)
+            )
+        }
+    }
+
+    /// Argon2id password hashing cost. Never below OWASP's minimum (m=19 MiB, t=2, p=1).
+    public struct Argon2: Sendable {
+        /// `argon2.memoryKibibytes` (KiB).
+        public var memoryKiB: Int
+        /// `argon2.iterations`.
+        public var iterations: Int
+        /// `argon2.parallelism`.
+        public var parallelism: Int
+        /// `argon2.concurrentHashes`: hashes computed at once; more logins wait, so a login storm
+        /// cannot take every core.
+        public var concurrentHashes: Int
+
+        public init(reader: ConfigReader) throws {
+            memoryKiB = try reader.requiredInt(forKey: "memoryKibibytes").checked("argon2.memoryKibibytes", min: 19456)
+            iterations = try reader.requiredInt(forKey: "iterations").checked("argon2.iterations", min: 2)
+            parallelism = try reader.requiredInt(forKey: "parallelism").checked("argon2.parallelism", min: 1)
+            concurrentHashes = try reader.requiredInt(forKey: "concurrentHashes").checked("argon2.concurrentHashes", min: 1)
+        }
+    }
+
+    /// Media uploads (audio, video, images, drawings).
+    public struct Uploads: Sendable {
+        /// `uploads.maxBytes`: the server-wide ceiling; a tenant file may set a lower one.
+        public var maxBytes: Int
+
+        public init(reader: ConfigReader) throws {
+            maxBytes = try reader.requiredInt(forKey: "maxBytes").checked("uploads.maxBytes", min: 1)
+        }
+    }
+
+    /// The GraphQL endpoint.
+    public struct GraphQL: Sendable {
+        /// `graphql.documentCacheSize`: parsed and validated documents kept per tenant schema.
+        public var documentCacheSize: Int
+
+        public init(reader: ConfigReader) throws {
+            documentCacheSize = try reader.requiredInt(forKey: "documentCacheSize").checked("graphql.documentCacheSize", min: 0)
+        }
+    }
+
+    /// Where tenant files are, and how fresh the server's view of the tenants table is.
+    public struct Tenants: Sendable {
+        /// `tenants.directory`: the folder `storykeep tenant apply` reads by default.
+        public var directory: String
+        /// `tenants.refreshSeconds`: how often the server re-reads the tenants table (it also
+        /// re-reads it, at most once a second, when a request names a tenant it does not know).
+        public var refreshInterval: Duration
+
+        public init(reader: ConfigReader) throws {
+            directory = try reader.requiredString(forKey: "directory")
+            refreshInterval = .seconds(try reader.requiredInt(forKey: "refreshSeconds").checked("tenants.refreshSeconds", min: 1))
+        }
+    }
+
+    /// Logging.
+    public struct Log: Sendable {
+        /// `log.level`: one of trace, debug, info, notice, warning, error, critical.
+        public var level: String
+
+        public init(reader: ConfigReader) throws {
+            level = try reader.requiredString(forKey: "level")
+            let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+            guard levels.contains(level) else {
+                throw ConfigError.invalid("log.level", expected: "one of \(levels.joined(separator: ", "))", found: level)
+            }
+        }
+    }
+}
+
+/// A configuration value that is missing or out of range.
+public enum ConfigError: Error, CustomStringConvertible, Equatable {
+    /// An environment variable the command needs (a database URL) is not set.
+    case missing(String)
+    /// The configuration file is not where it was looked for.
+    case noFile(String)
+    case invalid(String, expected: String, found: String)
+
+    public var description: String {
+        switch self {
+        case .missing(let name):
+            "\(name) is not set: set it in the environment, or run `make run` from the checkout, which writes it to .data/storykeep.env"
+        case .noFile(let path):
+            "no configuration file at \(path): run storykeep from the checkout, or set STORYKEEP_CONFIG to the file"
+        case .invalid(let key, let expected, let found):
+            "configuration \(key): expected \(expected), found \(found)"
+        }
+    }
+}
+
+extension Comparable {
+    /// Returns `self` if it lies within `min...max`, else throws a ``ConfigError`` naming `key`.
+    fileprivate func checked(_ key: String, min: Self, max: Self? = nil) throws -> Self {
+        if self < min || max.map({ self > $0 }) == true {
+            let expected = max.map { "a value from \(min) to \($0)" } ?? "a value of at least \(min)"
+            throw ConfigError.invalid(key, expected: expected, found: "\(self)")
+        }
+        return self
+    }
+}

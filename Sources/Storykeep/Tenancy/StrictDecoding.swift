@@ -1,0 +1,63 @@
+/// A coding key for any string or index, to see every key a mapping holds.
+struct AnyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+    }
+
+    init(intValue: Int) {
+        self.stringValue = String(intValue)
+        self.intValue = intValue
+    }
+}
+
+extension Decoder {
+    /// A keyed container that first rejects any key `Key` does not name.
+    ///
+    /// Swift's synthesized decoding ignores unknown keys, which turns a misspelt optional key in a
+    /// tenant file (`archiveRetentionDay: 7`) into a silent default. Types that decode tenant files
+    /// write `init(from:)` with this container instead: one line, the rest is ordinary decoding.
+    func strictContainer<Key: CodingKey & CaseIterable>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        let everything = try container(keyedBy: AnyCodingKey.self)
+        for key in everything.allKeys where Key(stringValue: key.stringValue) == nil {
+            let known = Key.allCases.map(\.stringValue).joined(separator: ", ")
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: codingPath + [key], debugDescription: "unknown key; expected one of: \(known)")
+            )
+        }
+        return try container(keyedBy: type)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The value at `key`, or `defaultValue` when the key is absent. A key present with a wrong
+    /// type is still an error.
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key, default defaultValue: T) throws -> T {
+        try decodeIfPresent(type, forKey: key) ?? defaultValue
+    }
+
+    /// Throws a decoding error at `key` unless `isValid`.
+    func require(_ isValid: Bool, at key: Key, _ expected: @autoclosure () -> String) throws {
+        guard isValid else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "expected \(expected())")
+        }
+    }
+}
+
+/// A string enumeration of a tenant file whose decoding error lists the values it accepts, where
+/// Swift's default says only that the value was invalid.
+public protocol ClosedSetDecodable: RawRepresentable<String>, CaseIterable, Decodable {}
+
+extension ClosedSetDecodable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let raw = try container.decode(String.self)
+        guard let value = Self(rawValue: raw) else {
+            let allowed = Self.allCases.map(\.rawValue).joined(separator: ", ")
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected one of: \(allowed); found \"\(raw)\"")
+        }
+        self = value
+    }
+}

@@ -1,0 +1,22 @@
+public import Foundation
+
+/// A tenant as the database knows it: the agency's file, its id, and whether it is served.
+public struct Tenant: Sendable, Equatable {
+    /// `tenants.tenant_id`: what every row of this agency's data carries, and what a transaction
+    /// sets as `storykeep.tenant_id`.
+    public var id: UUID
+    /// `tenants.enabled`: a disabled tenant is not served (its data stays).
+    public var enabled: Bool
+    /// `tenants.config`: the tenant file as last applied, defaults filled in.
+    public var file: TenantFile
+
+    public init(id: UUID, enabled: Bool, file: TenantFile) {
+        self.id = id
+        self.enabled = enabled
+        self.file = file
+    }
+
+    public var slug: String { file.slug }
+    public var displayName: String { file.displayName }
+    public var hosts: [String] { file.hosts }
+}

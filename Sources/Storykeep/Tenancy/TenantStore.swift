@@ -1,0 +1,119 @@
+import Foundation
+public import Postgres
+
+/// The `tenants` table: provisioning (as the owner role) and reading (as any role).
+///
+/// Tenant rows are written only by `storykeep tenant apply|disable|enable`, connected as
+/// `storykeep_owner`; the server's role, `storykeep_app`, may only read them.
+public struct TenantStore: Sendable {
+    public let pool: PostgresPool
+
+    public init(pool: PostgresPool) {
+        self.pool = pool
+    }
+
+    /// Creates or updates the tenants `files` describe, in one transaction, and says what changed
+    /// for each. Applying the same files again changes nothing and reports every tenant unchanged.
+    ///
+    /// `enabled` is left alone for existing tenants, so a tenant disabled by an operator stays
+    /// disabled when the files are applied again; new tenants start enabled. Tenants without a
+    /// file are left alone too (disable them explicitly). A host already answered by another
+    /// tenant in the database fails the whole apply.
+    public func apply(_ files: [TenantFile]) async throws -> [TenantChange] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try await pool.transaction { tx in
+            // One apply at a time: two racing applies would both see a slug as new.
+            _ = try await tx.query("LOCK TABLE tenants IN SHARE ROW EXCLUSIVE MODE")
+            var changes: [TenantChange] = []
+            for file in files {
+                let config = try encoder.encode(file)
+                let configText = String(decoding: config, as: UTF8.self)
+                let clash = try await tx.query(
+                    "SELECT slug, host FROM tenants, unnest(hosts) AS host WHERE slug <> $1 AND host = ANY($2) LIMIT 1",
+                    file.slug, file.hosts
+                )
+                if let row = clash.first {
+                    throw TenantStoreError.hostTaken(
+                        host: try row.decode(String.self, at: 1), slug: file.slug, by: try row.decode(String.self, at: 0)
+                    )
+                }
+                let existing = try await tx.query("SELECT config::text FROM tenants WHERE slug = $1", file.slug)
+                guard let row = existing.first else {
+                    _ = try await tx.query(
+                        """
+                        INSERT INTO tenants (tenant_id, slug, display_name, hosts, config, enabled)
+                        VALUES ($1, $2, $3, $4, $5::jsonb, true)
+                        """,
+                        UUID(), file.slug, file.displayName, file.hosts, configText
+                    )
+                    changes.append(.created(slug: file.slug))
+                    continue
+                }
+                let stored = Data(try row.decode(String.self, at: 0).utf8)
+                let keys = try TenantFile.changedKeys(from: stored, to: config)
+                guard !keys.isEmpty else {
+                    changes.append(.unchanged(slug: file.slug))
+                    continue
+                }
+                _ = try await tx.query(
+                    """
+                    UPDATE tenants SET display_name = $2, hosts = $3, config = $4::jsonb, updated_at = now()
+                    WHERE slug = $1
+                    """,
+                    file.slug, file.displayName, file.hosts, configText
+                )
+                changes.append(.updated(slug: file.slug, keys: keys))
+            }
+            return changes
+        }
+    }
+
+    /// Every tenant, enabled or not, by slug.
+    public func all() async throws -> [Tenant] {
+        try await pool.transaction { tx in
+            let rows = try await tx.query("SELECT tenant_id, enabled, config::text FROM tenants ORDER BY slug")
+            return try rows.map { row in
+                let config = try row.decode(String.self, at: 2)
+                let file: TenantFile
+                do {
+                    file = try JSONDecoder().decode(TenantFile.self, from: Data(config.utf8))
+                } catch let error as DecodingError {
+                    throw TenantStoreError.storedConfigInvalid(
+                        TenantFileError(file: "tenants.config", decodingError: error)
+                    )
+                }
+                return Tenant(id: try row.decode(UUID.self, at: 0), enabled: try row.decode(Bool.self, at: 1), file: file)
+            }
+        }
+    }
+
+    /// Turns serving a tenant off or on; its data stays either way. Returns false if no tenant
+    /// has that slug.
+    public func setEnabled(_ enabled: Bool, slug: String) async throws -> Bool {
+        try await pool.transaction { tx in
+            let rows = try await tx.query(
+                "UPDATE tenants SET enabled = $2, updated_at = now() WHERE slug = $1 RETURNING slug",
+                slug, enabled
+            )
+            return !rows.isEmpty
+        }
+    }
+}
+
+/// Why the tenants table refused a change.
+public enum TenantStoreError: Error, Equatable, CustomStringConvertible {
+    /// Another tenant already answers on `host`.
+    case hostTaken(host: String, slug: String, by: String)
+    /// A stored `tenants.config` no longer decodes as a tenant file: apply the files again.
+    case storedConfigInvalid(TenantFileError)
+
+    public var description: String {
+        switch self {
+        case .hostTaken(let host, let slug, let other):
+            "tenant \(slug): host \(host) is already a host of tenant \(other)"
+        case .storedConfigInvalid(let error):
+            "a stored tenant configuration is invalid (\(error)); run storykeep tenant apply"
+        }
+    }
+}

@@ -1,0 +1,53 @@
+public import Hummingbird
+public import Storykeep
+
+/// What the server learnt about the tenant of a request before routing it.
+public enum TenantResolution: Sendable, Equatable {
+    /// The request names no tenant: no `/t/<slug>/` path, no tenant host (e.g. `/health/ready`).
+    case none
+    /// The enabled tenant the path or the Host header selects.
+    case found(Tenant)
+    /// The path names a tenant that does not exist or is disabled, or one the Host header's
+    /// tenant is not (a tenant's host never serves another tenant).
+    case unknown(slug: String)
+    /// The tenants could not be read (the database is down).
+    case unavailable
+}
+
+/// The context of every request: Hummingbird's core, the tenant resolution, the body limit.
+public struct StorykeepRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// Set by ``TenantMiddleware``.
+    public var tenant: TenantResolution = .none
+    /// Set by ``BodyLimitMiddleware`` from `http.bodyLimitBytes`; what Hummingbird's body
+    /// decoding (`request.decode`) and `request.collectBody(upTo: context.maxUploadSize)` allow.
+    public var maxUploadSize: Int = 1 << 20
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+    }
+}
+
+/// The context of the routes under `/t/<slug>/` and of a tenant's hosts: the tenant is there.
+///
+/// Hummingbird makes it from the parent context before running a route; making it fails with
+/// 404 and a JSON error when the request's tenant is unknown or disabled, so a route never sees
+/// a request without its tenant.
+public struct TenantRequestContext: ChildRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let tenant: Tenant
+    public let maxUploadSize: Int
+
+    public init(context: StorykeepRequestContext) throws {
+        switch context.tenant {
+        case .found(let tenant):
+            self.tenant = tenant
+        case .none, .unknown:
+            throw HTTPError(.notFound, message: "No such tenant.")
+        case .unavailable:
+            throw HTTPError(.serviceUnavailable, message: "Tenants cannot be read now; try again shortly.")
+        }
+        coreContext = context.coreContext
+        maxUploadSize = context.maxUploadSize
+    }
+}

@@ -1,0 +1,77 @@
+public import Hummingbird
+public import Logging
+public import Storykeep
+
+/// The HTTP server: routing, tenants, health, request logs.
+///
+/// Middleware, outermost first:
+/// 1. ``TenantMiddleware`` resolves the tenant, so that everything after it, the request log
+///    included, knows it;
+/// 2. ``RequestLogMiddleware``, one line per request;
+/// 3. Hummingbird's `MetricsMiddleware` (swift-metrics; no backend is bootstrapped yet);
+/// 4. ``BodyLimitMiddleware``.
+///
+/// Routes: ``HealthRoutes`` at `/health/...`; each ``TenantEndpoint`` under `/t/<slug>/` and under
+/// `/` (for requests on a tenant's own host). Any other path under `/t/<slug>/` answers 404 JSON,
+/// "No such tenant." when the slug names none, so probing slugs tells nothing more.
+public enum StorykeepApplication {
+    /// What the application is made of; `storykeep serve` builds these from the configuration,
+    /// tests from theirs.
+    public struct Parts: Sendable {
+        public var tenants: TenantCache
+        public var readiness: [any ReadinessCheck]
+        public var endpoints: [any TenantEndpoint]
+
+        public init(tenants: TenantCache, readiness: [any ReadinessCheck], endpoints: [any TenantEndpoint]) {
+            self.tenants = tenants
+            self.readiness = readiness
+            self.endpoints = endpoints
+        }
+    }
+
+    /// The router alone, for in-process tests.
+    public static func router(config: StorykeepConfig, parts: Parts) -> Router<StorykeepRequestContext> {
+        let router = Router(context: StorykeepRequestContext.self)
+        router.add(middleware: TenantMiddleware(tenants: parts.tenants))
+        router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: MetricsMiddleware())
+        router.add(middleware: BodyLimitMiddleware(limit: config.http.bodyLimitBytes))
+
+        HealthRoutes(checks: parts.readiness).register(on: router)
+
+        let byPath = router.group("t/:tenant", context: TenantRequestContext.self)
+        let byHost = router.group(context: TenantRequestContext.self)
+        for root in [byPath, byHost] {
+            for endpoint in parts.endpoints {
+                endpoint.register(on: root)
+            }
+        }
+        for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
+            byPath.on("**", method: method) { _, _ -> Response in
+                throw HTTPError(.notFound, message: "No such route.")
+            }
+        }
+        return router
+    }
+
+    /// The application `storykeep serve` runs: the router, the tenant cache as a service, and
+    /// graceful shutdown on SIGTERM and SIGINT (Hummingbird's `runService`): the server stops
+    /// accepting, finishes the requests in flight, then the services stop.
+    public static func make(
+        config: StorykeepConfig,
+        parts: Parts,
+        logger: Logger,
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        Application(
+            router: router(config: config, parts: parts),
+            configuration: ApplicationConfiguration(
+                address: .hostname(config.http.host, port: config.http.port),
+                serverName: "Storykeep"
+            ),
+            services: [parts.tenants],
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? config.http.port) },
+            logger: logger
+        )
+    }
+}

@@ -1,1 +1,0 @@
-// HTTP: GraphQL over HTTP, media, health, tenant routing.

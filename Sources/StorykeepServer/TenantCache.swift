@@ -1,0 +1,153 @@
+public import Logging
+public import ServiceLifecycle
+public import Storykeep
+import Synchronization
+
+/// Where the server reads tenants from: the `tenants` table, through ``TenantStore``.
+public protocol TenantSource: Sendable {
+    func loadTenants() async throws -> [Tenant]
+}
+
+extension TenantStore: TenantSource {
+    public func loadTenants() async throws -> [Tenant] {
+        try await all()
+    }
+}
+
+/// The server's view of the enabled tenants, by slug and by host, so that routing a request
+/// costs no database round trip.
+///
+/// Run as a service, it re-reads the tenants every `refreshInterval`. A request naming a slug it
+/// does not know makes it re-read at once — at most once per `missInterval`, and concurrent
+/// misses share one read — so a tenant just applied is served without waiting, and requests
+/// for made-up slugs cannot turn into a query each. Host lookups never re-read on a miss: most
+/// requests come on hosts that are no tenant's (`127.0.0.1`), and hosts change rarely.
+///
+/// After a failed read (the database is down) no read is tried for `missInterval`: lookups answer
+/// from the last snapshot, or fail at once when there is none, rather than each request waiting
+/// on a connection attempt.
+public final class TenantCache: Service, Sendable {
+    struct Snapshot: Sendable {
+        var bySlug: [String: Tenant] = [:]
+        var byHost: [String: Tenant] = [:]
+        var loadedAt: ContinuousClock.Instant
+
+        init(_ tenants: [Tenant], at instant: ContinuousClock.Instant) {
+            loadedAt = instant
+            for tenant in tenants where tenant.enabled {
+                bySlug[tenant.slug] = tenant
+                for host in tenant.hosts { byHost[host] = tenant }
+            }
+        }
+    }
+
+    private struct State {
+        var snapshot: Snapshot?
+        var loading: Task<Snapshot, any Error>?
+        /// When the last read failed; for `missInterval` after it no read is tried again.
+        var failedAt: ContinuousClock.Instant?
+    }
+
+    private let source: any TenantSource
+    private let refreshInterval: Duration
+    private let missInterval: Duration
+    private let logger: Logger
+    private let state = Mutex(State())
+
+    public init(source: any TenantSource, refreshInterval: Duration, missInterval: Duration = .seconds(1), logger: Logger) {
+        self.source = source
+        self.refreshInterval = refreshInterval
+        self.missInterval = missInterval
+        self.logger = logger
+    }
+
+    /// The enabled tenant with this slug, re-reading the tenants on a miss.
+    public func tenant(slug: String) async throws -> Tenant? {
+        if let tenant = try await snapshot(maxAge: nil).bySlug[slug] { return tenant }
+        return try await snapshot(maxAge: missInterval).bySlug[slug]
+    }
+
+    /// The enabled tenant answering on this host (lowercase, without port).
+    public func tenant(host: String) async throws -> Tenant? {
+        try await snapshot(maxAge: nil).byHost[host]
+    }
+
+    /// The enabled tenants, by slug.
+    public func all() async throws -> [Tenant] {
+        try await snapshot(maxAge: nil).bySlug.values.sorted { $0.slug < $1.slug }
+    }
+
+    /// Re-reads the tenants now.
+    public func refresh() async throws {
+        _ = try await snapshot(maxAge: .zero)
+    }
+
+    /// Re-reads the tenants every `refreshInterval` until graceful shutdown. A failed read is
+    /// logged and the last good snapshot kept: a database blip must not take every tenant away.
+    public func run() async throws {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            do {
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: self.refreshInterval) }
+            } catch {
+                return
+            }
+            do {
+                try await refresh()
+            } catch {
+                logger.warning("Could not refresh tenants", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// A snapshot no older than `maxAge` (any snapshot when nil), reading the tenants if needed;
+    /// concurrent callers share one read.
+    private func snapshot(maxAge: Duration?) async throws -> Snapshot {
+        enum Lookup {
+            case ready(Snapshot)
+            case loading(Task<Snapshot, any Error>)
+            case failedRecently
+        }
+        let now = ContinuousClock.now
+        let lookup: Lookup = state.withLock { state in
+            if let snapshot = state.snapshot, maxAge.map({ snapshot.loadedAt.duration(to: now) < $0 }) ?? true {
+                return .ready(snapshot)
+            }
+            if let failedAt = state.failedAt, failedAt.duration(to: now) < missInterval {
+                return state.snapshot.map(Lookup.ready) ?? .failedRecently
+            }
+            if let loading = state.loading { return .loading(loading) }
+            let loading = Task { [source] in Snapshot(try await source.loadTenants(), at: .now) }
+            state.loading = loading
+            return .loading(loading)
+        }
+        switch lookup {
+        case .ready(let snapshot):
+            return snapshot
+        case .failedRecently:
+            throw TenantCacheError.unavailable
+        case .loading(let task):
+            do {
+                let snapshot = try await task.value
+                state.withLock { state in
+                    if state.loading == task { state.loading = nil }
+                    state.failedAt = nil
+                    if state.snapshot.map({ $0.loadedAt < snapshot.loadedAt }) ?? true { state.snapshot = snapshot }
+                }
+                return snapshot
+            } catch {
+                state.withLock { state in
+                    if state.loading == task {
+                        state.loading = nil
+                        state.failedAt = .now
+                    }
+                }
+                throw error
+            }
+        }
+    }
+}
+
+/// The tenants could not be read a moment ago, and are not read again yet.
+public enum TenantCacheError: Error {
+    case unavailable
+}

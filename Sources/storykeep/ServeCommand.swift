@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import Storykeep
+import StorykeepServer
+
+/// `storykeep serve`: the HTTP API, until SIGTERM or SIGINT (Ctrl-C) drains it.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the API (http.host:http.port, default http://127.0.0.1:8080).",
+        discussion: """
+            Connects as the app role (DATABASE_URL). On SIGTERM or SIGINT it stops accepting \
+            connections, finishes the requests in flight, closes the database pool and exits.
+            """
+    )
+
+    func run() async throws {
+        let config = try await CommandSupport.config()
+        let logger = CommandSupport.bootstrapLogging(config, toStandardOutput: true)
+        let pool = try CommandSupport.appPool(config, logger: logger)
+        let tenants = TenantCache(source: TenantStore(pool: pool), refreshInterval: config.tenants.refreshInterval, logger: logger)
+        let parts = StorykeepApplication.Parts(
+            tenants: tenants,
+            readiness: [DatabaseReadiness(pool: pool, migrations: config.database.migrationsDirectory)],
+            // One line per tenant endpoint.
+            endpoints: [
+                TenantInfoEndpoint(),
+            ]
+        )
+        let app = StorykeepApplication.make(config: config, parts: parts, logger: logger) { port in
+            await announce(host: config.http.host, port: port, tenants: tenants, logger: logger)
+        }
+        try await CommandSupport.using(pool) { _ in try await app.runService() }
+        logger.info("Storykeep stopped")
+    }
+
+    /// Prints where the API is, and each tenant's GraphQL URL; unbuffered, like the logs, so that
+    /// it shows at once in a pipe too.
+    private func announce(host: String, port: Int, tenants: TenantCache, logger: Logger) async {
+        let base = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        var text = "Storykeep is serving on \(base)  (health: \(base)/health/ready; Ctrl-C stops it)\n"
+        defer { FileHandle.standardOutput.write(Data(text.utf8)) }
+        do {
+            for tenant in try await tenants.all() {
+                text += "  tenant \(tenant.slug): \(base)/t/\(tenant.slug)/graphql\n"
+            }
+        } catch {
+            logger.warning("Tenants cannot be read yet", metadata: ["error": "\(error)"])
+        }
+    }
+}

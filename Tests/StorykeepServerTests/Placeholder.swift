@@ -1,4 +1,0 @@
-import Testing
-@testable import StorykeepServer
-
-@Test func builds() {}

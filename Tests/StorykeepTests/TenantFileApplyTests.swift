@@ -1,0 +1,98 @@
+import Foundation
+import Logging
+import Postgres
+import Testing
+
+@testable import Storykeep
+
+/// A pool on the test database as `variable` says (`make test` sets both), or a loud failure.
+func tenantTestPool(_ variable: String) throws -> PostgresPool {
+    guard let url = ProcessInfo.processInfo.environment[variable], !url.isEmpty else {
+        Issue.record("\(variable) is not set: run the tests with `make test`, which starts a database")
+        throw ConfigError.missing(variable)
+    }
+    return PostgresPool(configuration: PostgresConfiguration(connectionString: url, poolSize: 2), logger: Logger(label: "test"))
+}
+
+/// A tenant file with a slug no other test uses.
+func uniqueTenant(_ tweak: (inout TenantFile) -> Void = { _ in }) throws -> TenantFile {
+    let slug = "t-" + UUID().uuidString.prefix(8).lowercased()
+    var file = try TenantFiles.decode(minimalTenantYAML.replacingOccurrences(of: "slug: sample", with: "slug: \(slug)"), file: slug)
+    tweak(&file)
+    return file
+}
+
+@Suite struct TenantApplyTests {
+    @Test func applyingTwiceCreatesThenChangesNothing() async throws {
+        let pool = try tenantTestPool("STORYKEEP_OWNER_DATABASE_URL")
+        let store = TenantStore(pool: pool)
+        let first = try uniqueTenant()
+        let second = try uniqueTenant { $0.hosts = ["\($0.slug).example.org"] }
+
+        #expect(try await store.apply([first, second]) == [.created(slug: first.slug), .created(slug: second.slug)])
+        #expect(try await store.apply([first, second]) == [.unchanged(slug: first.slug), .unchanged(slug: second.slug)])
+
+        let stored = try await store.all().first { $0.slug == second.slug }
+        #expect(stored?.file == second)
+        #expect(stored?.enabled == true)
+        await pool.close()
+    }
+
+    @Test func anUpdateReportsTheKeysThatChanged() async throws {
+        let pool = try tenantTestPool("STORYKEEP_OWNER_DATABASE_URL")
+        let store = TenantStore(pool: pool)
+        var file = try uniqueTenant()
+        _ = try await store.apply([file])
+
+        file.displayName = "Renamed Agency"
+        file.lockout.freeAttempts = 3
+        file.suggestedTags = ["school"]
+        #expect(try await store.apply([file]) == [.updated(slug: file.slug, keys: ["displayName", "lockout.freeAttempts", "suggestedTags"])])
+        #expect(try await store.all().first { $0.slug == file.slug }?.displayName == "Renamed Agency")
+        await pool.close()
+    }
+
+    @Test func aDisabledTenantStaysDisabledWhenAppliedAgain() async throws {
+        let pool = try tenantTestPool("STORYKEEP_OWNER_DATABASE_URL")
+        let store = TenantStore(pool: pool)
+        let file = try uniqueTenant()
+        _ = try await store.apply([file])
+
+        #expect(try await store.setEnabled(false, slug: file.slug))
+        #expect(try await store.apply([file]) == [.unchanged(slug: file.slug)])
+        #expect(try await store.all().first { $0.slug == file.slug }?.enabled == false)
+        #expect(try await store.setEnabled(true, slug: file.slug))
+        #expect(try await store.setEnabled(false, slug: "no-such-tenant-\(UUID().uuidString.prefix(8).lowercased())") == false)
+        await pool.close()
+    }
+
+    @Test func aHostOfAnotherTenantFailsTheWholeApply() async throws {
+        let pool = try tenantTestPool("STORYKEEP_OWNER_DATABASE_URL")
+        let store = TenantStore(pool: pool)
+        let owner = try uniqueTenant { $0.hosts = ["\($0.slug).example.org"] }
+        _ = try await store.apply([owner])
+
+        let innocent = try uniqueTenant()
+        let thief = try uniqueTenant { $0.hosts = owner.hosts }
+        await #expect(throws: TenantStoreError.hostTaken(host: owner.hosts[0], slug: thief.slug, by: owner.slug)) {
+            try await store.apply([innocent, thief])
+        }
+        // The transaction rolled back: the valid file before the bad one was not applied either.
+        #expect(try await store.all().contains { $0.slug == innocent.slug } == false)
+        await pool.close()
+    }
+
+    @Test func theAppRoleReadsTenantsButCannotWriteThem() async throws {
+        let owner = try tenantTestPool("STORYKEEP_OWNER_DATABASE_URL")
+        let file = try uniqueTenant()
+        _ = try await TenantStore(pool: owner).apply([file])
+        await owner.close()
+
+        let app = try tenantTestPool("DATABASE_URL")
+        let store = TenantStore(pool: app)
+        #expect(try await store.all().contains { $0.slug == file.slug })
+        await #expect(throws: PostgresError.self) { try await store.setEnabled(false, slug: file.slug) }
+        await #expect(throws: PostgresError.self) { try await store.apply([try uniqueTenant()]) }
+        await app.close()
+    }
+}

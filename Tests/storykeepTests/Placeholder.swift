@@ -1,4 +1,0 @@
-import Testing
-@testable import storykeep
-
-@Test func builds() {}
