@@ -157,7 +157,9 @@ func unwrapOptional<T: Sendable>(_ value: T) -> (any Sendable)? {
 /// representation: `Any` and `any Sendable` share their layout, and the container's being
 /// `Sendable` is what makes the element so.
 func sendable(_ value: Any) -> any Sendable {
-    unsafeBitCast(value, to: (any Sendable).self)
+    // `as Any` keeps the existential closed: Swift 6 would otherwise open it and cast the
+    // underlying value (e.g. an 8-byte Int) instead of the 32-byte existential.
+    unsafeBitCast(value as Any, to: (any Sendable).self)
 }
 
 protocol OptionalValue {
