@@ -22,3 +22,18 @@ import Testing
     #expect(schema.field(try #require(schema.type(named: "Int")), named: "__typename") == nil)
     #expect(schema.field(query, named: "nope") == nil)
 }
+/// Corpus/introspection: the standard introspection query (whose result graphql-core's
+/// `build_client_schema` accepts, see the oracle) and further introspection queries, executed
+/// against a schema that uses every feature of the type system.
+@Test(arguments: ["standard", "Types", "Schema", "Meta"])
+func introspectionCorpus(_ name: String) async throws {
+    let schema = try buildSchema(TypeSystemCorpus.text("introspection", "schema.graphql"))
+    let root = try TypeSystemCorpus.json("introspection", "root.json")
+    let expected = try TypeSystemCorpus.json("introspection", "expected.json")
+    let file = name == "standard" ? "standard.graphql" : "queries.graphql"
+    let source = Source(try TypeSystemCorpus.text("introspection", file), name: file)
+    let response = await execute(
+        schema: schema, document: try parse(source), source: source, rootValue: root,
+        operationName: name == "standard" ? nil : name)
+    #expect(response.value == expected[name])
+}

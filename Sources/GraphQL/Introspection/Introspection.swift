@@ -3,13 +3,13 @@
 ///
 /// Every schema contains these types; their resolvers read the schema's own definitions.
 
-private let schemaType = GraphQLObjectType(
+let schemaObjectType = GraphQLObjectType(
     name: "__Schema",
     description: "A GraphQL Schema defines the capabilities of a GraphQL server. It exposes all available types "
         + "and directives on the server, as well as the entry points for query, mutation, and subscription operations."
 )
 
-private let directiveType = GraphQLObjectType(
+let directiveObjectType = GraphQLObjectType(
     name: "__Directive",
     description: "A Directive provides a way to describe alternate runtime execution and type validation behavior "
         + "in a GraphQL document.\n\nIn some cases, you need to provide options to alter GraphQL's execution "
@@ -17,7 +17,7 @@ private let directiveType = GraphQLObjectType(
         + "Directives provide this by describing additional information to the executor."
 )
 
-private let directiveLocationType: GraphQLEnumType = {
+let directiveLocationEnumType: GraphQLEnumType = {
     let type = GraphQLEnumType(
         name: "__DirectiveLocation",
         description: "A Directive can be adjacent to many parts of the GraphQL language, a __DirectiveLocation "
@@ -30,7 +30,7 @@ private let directiveLocationType: GraphQLEnumType = {
     return type
 }()
 
-private let typeObject = GraphQLObjectType(
+let typeObjectType = GraphQLObjectType(
     name: "__Type",
     description: "The fundamental unit of any GraphQL Schema is the type. There are many kinds of types in GraphQL "
         + "as represented by the `__TypeKind` enum.\n\nDepending on the kind of a type, certain fields describe "
@@ -40,19 +40,19 @@ private let typeObject = GraphQLObjectType(
         + "runtime. List and NonNull types compose other types."
 )
 
-private let fieldType = GraphQLObjectType(
+let fieldObjectType = GraphQLObjectType(
     name: "__Field",
     description: "Object and Interface types are described by a list of Fields, each of which has a name, "
         + "potentially a list of arguments, and a return type."
 )
 
-private let inputValueType = GraphQLObjectType(
+let inputValueObjectType = GraphQLObjectType(
     name: "__InputValue",
     description: "Arguments provided to Fields or Directives and the input fields of an InputObject are "
         + "represented as Input Values which describe their type and optionally a default value."
 )
 
-private let enumValueType = GraphQLObjectType(
+let enumValueObjectType = GraphQLObjectType(
     name: "__EnumValue",
     description: "One possible value for a given Enum. Enum values are unique values, not a placeholder for a "
         + "string or numeric value. However an Enum value is returned in a JSON response as a string."
@@ -84,7 +84,7 @@ public enum TypeKind: String, Sendable, CaseIterable {
     }
 }
 
-private let typeKindType: GraphQLEnumType = {
+let typeKindEnumType: GraphQLEnumType = {
     let type = GraphQLEnumType(
         name: "__TypeKind", description: "An enum describing what kind of type a given `__Type` is.")
     for kind in TypeKind.allCases {
@@ -125,22 +125,23 @@ extension DirectiveLocation {
 /// The introspection types, in graphql-js's order.
 public let introspectionTypes: [GraphQLNamedType] = {
     defineIntrospectionFields()
+    attachIntrospectionResolvers()
     return [
-        .object(schemaType), .object(directiveType), .enum(directiveLocationType), .object(typeObject),
-        .object(fieldType), .object(inputValueType), .object(enumValueType), .enum(typeKindType),
+        .object(schemaObjectType), .object(directiveObjectType), .enum(directiveLocationEnumType), .object(typeObjectType),
+        .object(fieldObjectType), .object(inputValueObjectType), .object(enumValueObjectType), .enum(typeKindEnumType),
     ]
 }()
 
 // The types are built in two steps, since their fields refer to one another; reading one
 // through these accessors makes sure both steps ran.
-public var __Schema: GraphQLObjectType { _ = introspectionTypes; return schemaType }
-public var __Directive: GraphQLObjectType { _ = introspectionTypes; return directiveType }
-public var __DirectiveLocation: GraphQLEnumType { _ = introspectionTypes; return directiveLocationType }
-public var __Type: GraphQLObjectType { _ = introspectionTypes; return typeObject }
-public var __Field: GraphQLObjectType { _ = introspectionTypes; return fieldType }
-public var __InputValue: GraphQLObjectType { _ = introspectionTypes; return inputValueType }
-public var __EnumValue: GraphQLObjectType { _ = introspectionTypes; return enumValueType }
-public var __TypeKind: GraphQLEnumType { _ = introspectionTypes; return typeKindType }
+public var __Schema: GraphQLObjectType { _ = introspectionTypes; return schemaObjectType }
+public var __Directive: GraphQLObjectType { _ = introspectionTypes; return directiveObjectType }
+public var __DirectiveLocation: GraphQLEnumType { _ = introspectionTypes; return directiveLocationEnumType }
+public var __Type: GraphQLObjectType { _ = introspectionTypes; return typeObjectType }
+public var __Field: GraphQLObjectType { _ = introspectionTypes; return fieldObjectType }
+public var __InputValue: GraphQLObjectType { _ = introspectionTypes; return inputValueObjectType }
+public var __EnumValue: GraphQLObjectType { _ = introspectionTypes; return enumValueObjectType }
+public var __TypeKind: GraphQLEnumType { _ = introspectionTypes; return typeKindEnumType }
 
 /// Whether a named type is one of the introspection types (by name, as graphql-js checks).
 public func isIntrospectionType(_ type: GraphQLNamedType) -> Bool {
@@ -157,15 +158,22 @@ func isIntrospectionTypeName(_ name: String) -> Bool {
 }
 
 /// `__schema: __Schema!` on the query root type.
-public let SchemaMetaFieldDef = GraphQLField(
-    name: "__schema", type: .nonNull(.named(.object(schemaType))),
-    description: "Access the current type schema of this server.")
+public let SchemaMetaFieldDef: GraphQLField = {
+    let field = GraphQLField(
+        name: "__schema", type: .nonNull(.named(.object(schemaObjectType))),
+        description: "Access the current type schema of this server.")
+    field.resolve = .sync { _, _, _, info in info.schema }
+    return field
+}()
 
 /// `__type(name: String!): __Type` on the query root type.
 public let TypeMetaFieldDef: GraphQLField = {
     let field = GraphQLField(
-        name: "__type", type: .named(.object(typeObject)), description: "Request the type information of a single type.")
+        name: "__type", type: .named(.object(typeObjectType)), description: "Request the type information of a single type.")
     field.arguments.insert(GraphQLArgument(name: "name", type: .nonNull(.named(.scalar(GraphQLString)))), named: "name")
+    field.resolve = .sync { _, arguments, _, info in
+        arguments["name"]?.stringValue.flatMap { info.schema.type(named: $0) }.map(GraphQLType.named)
+    }
     return field
 }()
 
@@ -178,7 +186,7 @@ public let TypeNameMetaFieldDef = GraphQLField(
 
 private let stringType = GraphQLType.named(.scalar(GraphQLString))
 private let booleanType = GraphQLType.named(.scalar(GraphQLBoolean))
-private let typeType = GraphQLType.named(.object(typeObject))
+private let typeType = GraphQLType.named(.object(typeObjectType))
 
 private func field(
     _ name: String, _ type: GraphQLType, description: String? = nil, includeDeprecated: Bool = false
@@ -201,48 +209,48 @@ private func define(_ type: GraphQLObjectType, _ fields: [GraphQLField]) {
 }
 
 private func defineIntrospectionFields() {
-    define(schemaType, [
+    define(schemaObjectType, [
         field("description", stringType),
-        field("types", nonNullList(typeObject), description: "A list of all types supported by this server."),
+        field("types", nonNullList(typeObjectType), description: "A list of all types supported by this server."),
         field("queryType", .nonNull(typeType), description: "The type that query operations will be rooted at."),
         field("mutationType", typeType,
               description: "If this server supports mutation, the type that mutation operations will be rooted at."),
         field("subscriptionType", typeType,
               description: "If this server supports subscription, the type that subscription operations will be rooted at."),
-        field("directives", nonNullList(directiveType), description: "A list of all directives supported by this server.",
+        field("directives", nonNullList(directiveObjectType), description: "A list of all directives supported by this server.",
               includeDeprecated: true),
     ])
-    define(directiveType, [
+    define(directiveObjectType, [
         field("name", .nonNull(stringType)),
         field("description", stringType),
         field("isRepeatable", .nonNull(booleanType)),
-        field("locations", .nonNull(.list(.nonNull(.named(.enum(directiveLocationType)))))),
-        field("args", nonNullList(inputValueType), includeDeprecated: true),
+        field("locations", .nonNull(.list(.nonNull(.named(.enum(directiveLocationEnumType)))))),
+        field("args", nonNullList(inputValueObjectType), includeDeprecated: true),
         field("isDeprecated", .nonNull(booleanType)),
         field("deprecationReason", stringType),
     ])
-    define(typeObject, [
-        field("kind", .nonNull(.named(.enum(typeKindType)))),
+    define(typeObjectType, [
+        field("kind", .nonNull(.named(.enum(typeKindEnumType)))),
         field("name", stringType),
         field("description", stringType),
         field("specifiedByURL", stringType),
-        field("fields", .list(.nonNull(.named(.object(fieldType)))), includeDeprecated: true),
+        field("fields", .list(.nonNull(.named(.object(fieldObjectType)))), includeDeprecated: true),
         field("interfaces", .list(.nonNull(typeType))),
         field("possibleTypes", .list(.nonNull(typeType))),
-        field("enumValues", .list(.nonNull(.named(.object(enumValueType)))), includeDeprecated: true),
-        field("inputFields", .list(.nonNull(.named(.object(inputValueType)))), includeDeprecated: true),
+        field("enumValues", .list(.nonNull(.named(.object(enumValueObjectType)))), includeDeprecated: true),
+        field("inputFields", .list(.nonNull(.named(.object(inputValueObjectType)))), includeDeprecated: true),
         field("ofType", typeType),
         field("isOneOf", booleanType),
     ])
-    define(fieldType, [
+    define(fieldObjectType, [
         field("name", .nonNull(stringType)),
         field("description", stringType),
-        field("args", nonNullList(inputValueType), includeDeprecated: true),
+        field("args", nonNullList(inputValueObjectType), includeDeprecated: true),
         field("type", .nonNull(typeType)),
         field("isDeprecated", .nonNull(booleanType)),
         field("deprecationReason", stringType),
     ])
-    define(inputValueType, [
+    define(inputValueObjectType, [
         field("name", .nonNull(stringType)),
         field("description", stringType),
         field("type", .nonNull(typeType)),
@@ -251,7 +259,7 @@ private func defineIntrospectionFields() {
         field("isDeprecated", .nonNull(booleanType)),
         field("deprecationReason", stringType),
     ])
-    define(enumValueType, [
+    define(enumValueObjectType, [
         field("name", .nonNull(stringType)),
         field("description", stringType),
         field("isDeprecated", .nonNull(booleanType)),
