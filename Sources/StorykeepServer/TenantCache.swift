@@ -5,12 +5,15 @@ import Synchronization
 
 /// Where the server reads tenants from: the `tenants` table, through ``TenantStore``.
 public protocol TenantSource: Sendable {
-    func loadTenants() async throws -> [Tenant]
+    func loadTenants(logger: Logger) async throws -> [Tenant]
 }
 
 extension TenantStore: TenantSource {
-    public func loadTenants() async throws -> [Tenant] {
-        try await all()
+    /// The tenants whose stored configuration is valid; the others are logged and not served.
+    public func loadTenants(logger: Logger) async throws -> [Tenant] {
+        try await all { slug, problem in
+            logger.error("Tenant not served: invalid configuration", metadata: ["tenant": "\(slug)", "problem": "\(problem)"])
+        }
     }
 }
 
@@ -116,7 +119,7 @@ public final class TenantCache: Service, Sendable {
                 return state.snapshot.map(Lookup.ready) ?? .failedRecently
             }
             if let loading = state.loading { return .loading(loading) }
-            let loading = Task { [source] in Snapshot(try await source.loadTenants(), at: .now) }
+            let loading = Task { [source, logger] in Snapshot(try await source.loadTenants(logger: logger), at: .now) }
             state.loading = loading
             return .loading(loading)
         }

@@ -46,13 +46,17 @@ struct TenantCommand: AsyncParsableCommand {
         func run() async throws {
             let config = try await CommandSupport.config()
             let logger = CommandSupport.bootstrapLogging(config)
+            var invalid: [(String, TenantFileError)] = []
             let tenants = try await CommandSupport.using(try CommandSupport.appPool(config, logger: logger)) { pool in
-                try await TenantStore(pool: pool).all()
+                try await TenantStore(pool: pool).all { invalid.append(($0, $1)) }
             }
             for tenant in tenants {
                 let state = tenant.enabled ? "enabled " : "disabled"
                 let hosts = tenant.hosts.isEmpty ? "" : "  hosts: \(tenant.hosts.joined(separator: ", "))"
                 print("\(tenant.slug)  \(state)  \(tenant.displayName)  \(tenant.id)\(hosts)")
+            }
+            for (slug, problem) in invalid {
+                print("\(slug)  invalid   not served: \(problem)")
             }
         }
     }

@@ -82,6 +82,25 @@ func uniqueTenant(_ tweak: (inout TenantFile) -> Void = { _ in }) throws -> Tena
         await pool.close()
     }
 
+    @Test func aRowThatIsNoTenantFileIsLeftOutAndReported() async throws {
+        let pool = try tenantTestPool("STORYKEEP_OWNER_DATABASE_URL")
+        let store = TenantStore(pool: pool)
+        let good = try uniqueTenant()
+        _ = try await store.apply([good])
+        let bad = "raw-" + UUID().uuidString.prefix(8).lowercased()
+        try await pool.transaction { tx in
+            _ = try await tx.query("INSERT INTO tenants (slug, display_name, config) VALUES ($1, 'By hand', '{}')", bad)
+        }
+
+        var reported: [String: TenantFileError] = [:]
+        let tenants = try await store.all { reported[$0] = $1 }
+        #expect(tenants.contains { $0.slug == good.slug })
+        #expect(!tenants.contains { $0.slug == bad })
+        #expect(reported[bad]?.keyPath == "slug")
+        #expect(reported[bad]?.problem == "expected a value: this key is required")
+        await pool.close()
+    }
+
     @Test func theAppRoleReadsTenantsButCannotWriteThem() async throws {
         let owner = try tenantTestPool("STORYKEEP_OWNER_DATABASE_URL")
         let file = try uniqueTenant()

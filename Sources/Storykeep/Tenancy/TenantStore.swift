@@ -70,21 +70,29 @@ public struct TenantStore: Sendable {
     }
 
     /// Every tenant, enabled or not, by slug.
-    public func all() async throws -> [Tenant] {
-        try await pool.transaction { tx in
-            let rows = try await tx.query("SELECT tenant_id, enabled, config::text FROM tenants ORDER BY slug")
-            return try rows.map { row in
-                let config = try row.decode(String.self, at: 2)
-                let file: TenantFile
-                do {
-                    file = try JSONDecoder().decode(TenantFile.self, from: Data(config.utf8))
-                } catch let error as DecodingError {
-                    throw TenantStoreError.storedConfigInvalid(
-                        TenantFileError(file: "tenants.config", decodingError: error)
-                    )
-                }
-                return Tenant(id: try row.decode(UUID.self, at: 0), enabled: try row.decode(Bool.self, at: 1), file: file)
+    ///
+    /// A row whose `config` is not a valid tenant file (written by hand, or by an older version)
+    /// is left out and passed to `invalid` instead, so that one bad row cannot take every tenant
+    /// offline; applying its file again repairs it.
+    public func all(invalid: (_ slug: String, _ problem: TenantFileError) -> Void = { _, _ in }) async throws -> [Tenant] {
+        let rows = try await pool.transaction { tx in
+            try await tx.query("SELECT tenant_id, enabled, slug, config::text FROM tenants ORDER BY slug").map { row in
+                (
+                    id: try row.decode(UUID.self, at: 0), enabled: try row.decode(Bool.self, at: 1),
+                    slug: try row.decode(String.self, at: 2), config: try row.decode(String.self, at: 3)
+                )
             }
+        }
+        return rows.compactMap { row in
+            do {
+                let file = try JSONDecoder().decode(TenantFile.self, from: Data(row.config.utf8))
+                return Tenant(id: row.id, enabled: row.enabled, file: file)
+            } catch let error as DecodingError {
+                invalid(row.slug, TenantFileError(file: "tenants.config of \(row.slug)", decodingError: error))
+            } catch {
+                invalid(row.slug, TenantFileError(file: "tenants.config of \(row.slug)", keyPath: "", problem: "\(error)"))
+            }
+            return nil
         }
     }
 
@@ -105,15 +113,11 @@ public struct TenantStore: Sendable {
 public enum TenantStoreError: Error, Equatable, CustomStringConvertible {
     /// Another tenant already answers on `host`.
     case hostTaken(host: String, slug: String, by: String)
-    /// A stored `tenants.config` no longer decodes as a tenant file: apply the files again.
-    case storedConfigInvalid(TenantFileError)
 
     public var description: String {
         switch self {
         case .hostTaken(let host, let slug, let other):
             "tenant \(slug): host \(host) is already a host of tenant \(other)"
-        case .storedConfigInvalid(let error):
-            "a stored tenant configuration is invalid (\(error)); run storykeep tenant apply"
         }
     }
 }
