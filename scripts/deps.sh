@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and running Storykeep needs and the machine lacks, and nothing else.
 #   scripts/deps.sh            system packages: libpq, libargon2, libcrypto headers, PostgreSQL 15
-#   scripts/deps.sh --python   also graphql-core 3.3.2, the differential oracle of the engine's tests
+#   scripts/deps.sh --python   also graphql-core 3.3.2, the differential oracle of the engine's tests,
+#                              and the gql client (requests transport) that tests GraphQL over HTTP
 # apt-get update runs once, and only when something is missing.
 set -euo pipefail
 
@@ -32,5 +33,9 @@ if $want_python; then
     if ! python3 -c 'import graphql, sys; sys.exit(graphql.__version__ != "3.3.2")' 2>/dev/null; then
         echo "deps: installing graphql-core==3.3.2"
         python3 -m pip install -q --disable-pip-version-check graphql-core==3.3.2 </dev/null
+    fi
+    if ! python3 -c 'import gql, requests_toolbelt' 2>/dev/null; then
+        echo "deps: installing gql[requests]==4.4.0"
+        python3 -m pip install -q --disable-pip-version-check "gql[requests]==4.4.0" graphql-core==3.3.2 </dev/null
     fi
 fi
