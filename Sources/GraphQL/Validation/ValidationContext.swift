@@ -22,6 +22,7 @@ public final class ValidationContext {
     /// in document order, recorded by the walker. Complete for a definition once it is left.
     var usagesByDefinition: [[VariableUsage]]
     private var spreadsByDefinition: [Int: [FragmentSpread]] = [:]
+    private var recursiveUsagesByOperation: [Int: [VariableUsage]] = [:]
 
     // Errors, each with where it belongs in graphql-js's order (see `ErrorPosition`).
     private(set) var errors: [(position: ErrorPosition, message: String, locations: [Location?])] = []
@@ -156,10 +157,12 @@ public final class ValidationContext {
     /// The variables that the operation at `index` uses, in its own selections and in the
     /// fragments it spreads. Complete once the document is walked.
     func recursiveVariableUsages(ofOperation index: Int) -> [VariableUsage] {
+        if let usages = recursiveUsagesByOperation[index] { return usages }
         var usages = usagesByDefinition[index]
         for fragment in recursivelyReferencedFragments(ofDefinitions: [index]) {
             usages += usagesByDefinition[fragment]
         }
+        recursiveUsagesByOperation[index] = usages
         return usages
     }
 }

@@ -49,10 +49,15 @@ public struct ValidationLimits: Sendable {
 /// (each computed once; a spread that closes a cycle counts nothing, another rule reports it).
 public class OperationMeasureRule: ValidationRule {
     /// Each definition's own measure and its spreads, by definition index.
-    var measures: [Int: Measure] = [:]
+    var measures: [Measure]
     private var operations: [(index: Int, position: ErrorPosition)] = []
     private var fragmentTotals: [String: Int] = [:]
     private var inProgress = Set<String>()
+
+    public required init(context: ValidationContext) {
+        measures = Array(repeating: Measure(), count: context.document.definitions.count)
+        super.init(context: context)
+    }
 
     struct Measure {
         var own = 0
@@ -74,7 +79,7 @@ public class OperationMeasureRule: ValidationRule {
     override public func leaveDocument(_ node: Document) {
         for (index, position) in operations {
             guard case .operation(let operation) = context.document.definitions[index] else { continue }
-            let total = self.total(measures[index] ?? Measure())
+            let total = self.total(measures[index])
             if total > limit { context.report(message(operation, total), [operation.loc], at: position) }
         }
     }
@@ -91,7 +96,7 @@ public class OperationMeasureRule: ValidationRule {
     private func fragmentTotal(_ name: String) -> Int {
         if let known = fragmentTotals[name] { return known }
         guard let index = context.fragmentIndexes[name], inProgress.insert(name).inserted else { return 0 }
-        let total = total(measures[index] ?? Measure())
+        let total = total(measures[index])
         inProgress.remove(name)
         fragmentTotals[name] = total
         return total

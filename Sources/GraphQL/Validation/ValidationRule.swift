@@ -13,8 +13,8 @@
 ///
 /// A rule is a class made fresh for each validation: it may keep state across nodes.
 open class ValidationRule {
-    /// The validation this rule takes part in.
-    public unowned let context: ValidationContext
+    /// The validation this rule takes part in (which outlives its rules: `validate` holds it).
+    public unowned(unsafe) let context: ValidationContext
     /// The walker's nesting level at which this rule returned `.skip`, or -1 while it is active.
     final var skippedAtLevel = -1
     /// The rule's place in the rule list, which orders errors found at the same node.

@@ -6,12 +6,12 @@ public final class MaxAliasesRule: OperationMeasureRule {
     override public var events: ValidationEvents { [.enterOperation, .leaveDocument, .enterField, .enterFragmentSpread] }
 
     override public func enterField(_ node: Field) -> VisitAction {
-        if node.alias != nil { measures[context.definitionIndex, default: Measure()].own += 1 }
+        if node.alias != nil { measures[context.definitionIndex].own += 1 }
         return .continue
     }
 
     override public func enterFragmentSpread(_ node: FragmentSpread) -> VisitAction {
-        measures[context.definitionIndex, default: Measure()].spreads.append((node.name.value, 1))
+        measures[context.definitionIndex].spreads.append((node.name.value, 1))
         return .continue
     }
 

@@ -28,8 +28,7 @@ public final class MaxCostRule: OperationMeasureRule {
 
     override public func enterField(_ node: Field) -> VisitAction {
         let factor = saturatingMultiply(factors[factors.count - 1], multiplier(node))
-        measures[context.definitionIndex, default: Measure()].own = saturatingAdd(
-            measures[context.definitionIndex]?.own ?? 0, factor)
+        measures[context.definitionIndex].own = saturatingAdd(measures[context.definitionIndex].own, factor)
         factors.append(factor)
         return .continue
     }
@@ -37,7 +36,7 @@ public final class MaxCostRule: OperationMeasureRule {
     override public func leaveField(_ node: Field) { factors.removeLast() }
 
     override public func enterFragmentSpread(_ node: FragmentSpread) -> VisitAction {
-        measures[context.definitionIndex, default: Measure()].spreads.append((node.name.value, factors[factors.count - 1]))
+        measures[context.definitionIndex].spreads.append((node.name.value, factors[factors.count - 1]))
         return .continue
     }
 
