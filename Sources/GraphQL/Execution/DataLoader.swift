@@ -153,13 +153,10 @@ func unwrapOptional<T: Sendable>(_ value: T) -> (any Sendable)? {
     return unwrapOptional(sendable(wrapped))
 }
 
-/// An element of a `Sendable` container as `Sendable`. Marker protocols have no run-time
-/// representation: `Any` and `any Sendable` share their layout, and the container's being
-/// `Sendable` is what makes the element so.
+/// An element of a `Sendable` container as `Sendable` (the container's being `Sendable` is what
+/// makes the element so; `Sendable` is a marker, which no run-time cast can check).
 func sendable(_ value: Any) -> any Sendable {
-    // `as Any` keeps the existential closed: Swift 6 would otherwise open it and cast the
-    // underlying value (e.g. an 8-byte Int) instead of the 32-byte existential.
-    unsafeBitCast(value as Any, to: (any Sendable).self)
+    value as! any Sendable
 }
 
 protocol OptionalValue {
