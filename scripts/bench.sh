@@ -16,8 +16,12 @@ root=$(mktemp -d /tmp/storykeep-pg.XXXXXX)
 chmod 755 "$root"
 server_pid=
 cleanup() {
-    [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-    pgc_stop "$root" || true
+    set +e  # clean up everything, whatever fails
+    if [[ -n $server_pid ]]; then
+        kill "$server_pid" 2>/dev/null
+        wait "$server_pid" 2>/dev/null
+    fi
+    pgc_stop "$root"
     rm -rf "$root"
 }
 trap cleanup EXIT
@@ -51,4 +55,4 @@ PY
 }
 
 bench_http_latency "GET /health/live" "$base/health/live"
-bench_http_latency "GET /health/ready (one database round trip)" "$base/health/ready"
+bench_http_latency "GET /health/ready (database answers, migrations current)" "$base/health/ready"
