@@ -72,8 +72,8 @@ pgc_launch() {
     options="-c listen_addresses=127.0.0.1 -k $root/run"
     if [[ $flavour == test ]]; then
         # Throw-away clusters only: durability is not wanted, speed is; tests run in parallel,
-        # each with its own pool.
-        options+=" -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
+        # each with its own pool (Swift Testing runs every test at once: leave room for all their connections).
+        options+=" -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=1000"
         base=$((20000 + RANDOM % 20000))
     else
         base=5433
