@@ -103,18 +103,9 @@ final class PlanCompiler: Sendable {
         }
     }
 
-    private func fieldDefinition(_ parent: GraphQLObjectType, _ name: String) -> GraphQLField? {
-        switch name {
-        case "__typename": return TypeNameMetaFieldDef
-        case "__schema" where parent === schema.queryType: return SchemaMetaFieldDef
-        case "__type" where parent === schema.queryType: return TypeMetaFieldDef
-        default: return parent.fields[name]
-        }
-    }
-
     private func fieldPlan(_ key: String, _ nodes: [Field], _ parent: GraphQLObjectType) -> FieldPlan? {
         let name = nodes[0].name.value
-        guard let definition = fieldDefinition(parent, name) else { return nil }
+        guard let definition = schema.field(.object(parent), named: name) else { return nil }
         let resolver: ResolverPlan =
             switch (name, definition.resolve) {
             case ("__typename", _): .typename

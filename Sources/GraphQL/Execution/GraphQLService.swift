@@ -1,0 +1,71 @@
+/// A schema ready to answer requests: parses, validates and plans each document once (keeping
+/// it in a `DocumentCache`), then executes. This is what the HTTP layer serves.
+///
+/// ```swift
+/// let service = GraphQLService(schema: schema)
+/// let response = await service.execute(request, context: requestContext)
+/// // response.isRequestError → 400 with application/graphql-response+json
+/// let body = response.jsonBytes()
+/// ```
+public final class GraphQLService: Sendable {
+    public let schema: GraphQLSchema
+    public let documentCache: DocumentCache
+    public let parseOptions: ParseOptions
+    public let validationOptions: ValidationOptions
+
+    public init(
+        schema: GraphQLSchema, cacheCapacity: Int = 1_000, parseOptions: ParseOptions = ParseOptions(),
+        validationOptions: ValidationOptions = ValidationOptions()
+    ) {
+        self.schema = schema
+        self.documentCache = DocumentCache(capacity: cacheCapacity)
+        self.parseOptions = parseOptions
+        self.validationOptions = validationOptions
+    }
+
+    /// Runs a request: the cached document (or parse and validate it), then `execute`.
+    /// A document that does not parse or validate gives a request error (no `data`).
+    ///
+    /// - Parameters:
+    ///   - context: passed to every resolver (graphql-js's `contextValue`).
+    ///   - rootValue: the `source` of the root fields.
+    public func execute(
+        _ request: GraphQLRequest, context: any Sendable = GraphQLValue.null,
+        rootValue: any Sendable = GraphQLValue.object([:])
+    ) async -> GraphQLResponse {
+        switch prepare(request.query) {
+        case .invalid(let errors):
+            return GraphQLResponse(errors: errors)
+        case .valid(let document):
+            return await document.execute(
+                schema: schema, rootValue: rootValue, contextValue: context, variableValues: request.variables,
+                operationName: request.operationName)
+        }
+    }
+
+    /// The type of the operation a request would run (e.g. to refuse a mutation over GET), or
+    /// nil when the document is invalid or names no operation `execute` could select: `execute`
+    /// then answers with the request error.
+    public func operationType(of request: GraphQLRequest) -> OperationType? {
+        guard case .valid(let document) = prepare(request.query),
+            case .success(let index) = document.operation(named: request.operationName)
+        else { return nil }
+        return document.operations[index].operation
+    }
+
+    /// The document of `text`, parsed and validated, from the cache when it is there.
+    func prepare(_ text: String) -> DocumentCache.Entry {
+        if let entry = documentCache.entry(for: text) { return entry }
+        let source = Source(text)
+        let entry: DocumentCache.Entry
+        do {
+            let document = try parse(source, options: parseOptions)
+            let errors = validate(schema: schema, document: document, source: source, options: validationOptions)
+            entry = errors.isEmpty ? .valid(PreparedDocument(document: document, source: source)) : .invalid(errors)
+        } catch {
+            entry = .invalid([error])
+        }
+        documentCache.insert(entry, for: text)
+        return entry
+    }
+}
