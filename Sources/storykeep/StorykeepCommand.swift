@@ -16,6 +16,7 @@ struct StorykeepCommand: AsyncParsableCommand {
             ServeCommand.self,
             MigrateCommand.self,
             TenantCommand.self,
+            GQLCommand.self,
         ]
     )
 }

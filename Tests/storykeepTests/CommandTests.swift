@@ -41,6 +41,10 @@ struct Storykeep {
     }
 
     static func run(_ arguments: String...) throws -> Result {
+        try run(arguments)
+    }
+
+    static func run(_ arguments: [String]) throws -> Result {
         let process = Process()
         process.executableURL = try binary
         process.arguments = arguments
