@@ -56,3 +56,4 @@ PY
 
 bench_http_latency "GET /health/live" "$base/health/live"
 bench_http_latency "GET /health/ready (database answers, migrations current)" "$base/health/ready"
+scripts/bench-graphql.sh
