@@ -1,0 +1,68 @@
+import Foundation
+import Postgres
+
+/// Where today's check-in stands for the person.
+public enum CheckInStatus: Sendable, Hashable {
+    /// Not yet checked in, nor skipped: the greeting asks.
+    case pending
+    /// Checked in: the day's MOOD entry.
+    case done(entryID: UUID, mood: String)
+    /// Skipped: not asked again that day.
+    case skipped
+}
+
+/// The daily mood check-in: one MOOD entry per person and day (the `entries_check_in` index),
+/// and the skips. The day is the caller's to say (today in the tenant's time zone): nothing
+/// here reads the clock to decide which day it is.
+public struct CheckInStore<Database: PostgresQueryable>: Sendable {
+    /// The transaction the store runs its statements in.
+    public let database: Database
+
+    public init(_ database: Database) {
+        self.database = database
+    }
+
+    /// Records the person's mood for `day`: the day's MOOD entry, made by the first check-in
+    /// and updated by the next ones (a `note` replaces its text; no note keeps it). One statement,
+    /// so two check-ins at once still leave one entry.
+    public func checkIn(day: PostgresDate, mood: String, note: String? = nil) async throws -> Entry {
+        try JournalStore<Database>.checkLength(mood, field: "mood", 1...50)
+        try JournalStore<Database>.checkLength(note, field: "note", 0...JournalStore<Database>.maxTextLength)
+        let rows = try await database.query(
+            """
+            insert into entries (tenant_id, author_id, day, kind, body, mood)
+            values (current_tenant_id(), current_person_id(), $1, 'MOOD', $2, $3)
+            on conflict (tenant_id, author_id, day) where kind = 'MOOD' and archived_at is null
+            do update set mood = excluded.mood, body = coalesce(excluded.body, entries.body), updated_at = clock_timestamp()
+            returning id
+            """, day, note, mood)
+        return try await JournalStore(database).entry(id: try rows[0].decode(UUID.self, at: 0))!
+    }
+
+    /// Records that the person skipped `day`'s check-in; skipping twice is once.
+    public func skip(day: PostgresDate) async throws {
+        try await database.execute(
+            """
+            insert into check_in_skips (tenant_id, person_id, day)
+            values (current_tenant_id(), current_person_id(), $1)
+            on conflict do nothing
+            """, day)
+    }
+
+    /// Whether the person has checked in on `day`, skipped it, or neither: one statement.
+    public func status(day: PostgresDate) async throws -> CheckInStatus {
+        let row = try await database.query(
+            """
+            select e.id, e.mood,
+                   exists (select from check_in_skips s where s.tenant_id = current_tenant_id()
+                             and s.person_id = current_person_id() and s.day = $1)
+            from (select) as one
+            left join entries e on e.tenant_id = current_tenant_id() and e.author_id = current_person_id()
+                 and e.day = $1 and e.kind = 'MOOD' and e.archived_at is null
+            """, day)[0]
+        if let id = try row.decode(UUID?.self, at: 0) {
+            return .done(entryID: id, mood: try row.decode(String.self, at: 1))
+        }
+        return try row.decode(Bool.self, at: 2) ? .skipped : .pending
+    }
+}

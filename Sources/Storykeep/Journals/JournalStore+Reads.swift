@@ -1,0 +1,100 @@
+import Foundation
+import Postgres
+
+extension JournalStore {
+    /// The most entries one page may hold.
+    public static var maxPageSize: Int { 100 }
+
+    /// A page of the person's live entries, newest first: by day, then by when they were written
+    /// (then by id, so the order is total and a cursor never skips or repeats an entry).
+    /// Three statements whatever `first` is: the entries, their tags, their media.
+    ///
+    /// The statement's text depends only on which filter conditions are present, never on
+    /// their values (bound as parameters), so it is prepared once per connection per shape and
+    /// each condition can use the `entries_timeline` index.
+    public func entries(first: Int, after: String? = nil, filter: EntryFilter = EntryFilter()) async throws -> Page<Entry> {
+        guard (0...Self.maxPageSize).contains(first) else {
+            throw JournalError.badInput(field: "first", message: "must be 0 to \(Self.maxPageSize)")
+        }
+        var conditions: [String] = []
+        var parameters: [(any PostgresEncodable)?] = []
+        func bind(_ value: any PostgresEncodable) -> String {
+            parameters.append(value)
+            return "$\(parameters.count)"
+        }
+        if let after {
+            let position = try Cursor.decodeEntry(after)
+            conditions.append(
+                "(e.day, e.created_at, e.id) < (\(bind(position.day))::date, "
+                    + "'epoch'::timestamptz + \(bind(position.createdMicros))::int8 * interval '1 microsecond', "
+                    + "\(bind(position.id))::uuid)")
+        }
+        if let kinds = filter.kinds { conditions.append("e.kind = any(\(bind(kinds.map(\.rawValue)))::text[])") }
+        if let from = filter.from { conditions.append("e.day >= \(bind(from))::date") }
+        if let to = filter.to { conditions.append("e.day <= \(bind(to))::date") }
+        if let tagIDs = filter.tagIDs {
+            conditions.append(
+                """
+                exists (select from entry_tags et where et.tenant_id = e.tenant_id and et.entry_id = e.id
+                          and et.tag_id = any(\(bind(tagIDs))::uuid[]))
+                """)
+        }
+        if let text = filter.text, !text.allSatisfy(\.isWhitespace) {
+            conditions.append("e.search @@ websearch_to_tsquery('simple', \(bind(text)))")
+        }
+        let limit = bind(first + 1)
+        let rows = try await database.query(
+            """
+            select \(EntryRows.columns) from entries e
+            where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.archived_at is null
+            \(conditions.map { "and " + $0 }.joined(separator: "\n"))
+            order by e.day desc, e.created_at desc, e.id desc
+            limit \(limit)
+            """, parameters: parameters)
+        var decoded = try rows.prefix(first).map(EntryRows.decode)
+        var entries = decoded.map(\.entry)
+        try await EntryRows.attach(to: &entries, on: database)
+        for index in decoded.indices { decoded[index].entry = entries[index] }
+        return Page(
+            items: decoded.map { ($0.entry, Cursor.entry(day: $0.entry.day, createdMicros: $0.createdMicros, id: $0.entry.id)) },
+            hasNextPage: rows.count > first)
+    }
+
+    /// Entries whose text or tag names match `query` (web-search syntax, language-neutral), in
+    /// the journal's order: `entries` with a text filter.
+    public func search(_ query: String, first: Int, after: String? = nil) async throws -> Page<Entry> {
+        guard !query.allSatisfy(\.isWhitespace) else {
+            throw JournalError.badInput(field: "query", message: "say what to search for")
+        }
+        return try await entries(first: first, after: after, filter: EntryFilter(text: query))
+    }
+
+    /// Every day of `month` (`YYYY-MM`), in order, with its number of live entries and the
+    /// moods recorded: one statement.
+    public func calendar(month: String) async throws -> [CalendarDay] {
+        let parts = month.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]),
+            let number = Int(parts[1]), (1...12).contains(number)
+        else { throw JournalError.badInput(field: "month", message: "a month as YYYY-MM, e.g. 2026-11") }
+        let first = PostgresDate(year: year, month: number, day: 1)
+        let next = number == 12 ? PostgresDate(year: year + 1, month: 1, day: 1) : PostgresDate(year: year, month: number + 1, day: 1)
+        var days = (first.daysSince2000..<next.daysSince2000).map {
+            CalendarDay(day: PostgresDate(daysSince2000: $0), entryCount: 0, moods: [])
+        }
+        for row in try await database.query(
+            """
+            select e.day, count(*),
+                   coalesce(array_agg(e.mood order by e.created_at, e.id) filter (where e.mood is not null), '{}')
+            from entries e
+            where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.archived_at is null
+              and e.day >= $1 and e.day < $2
+            group by e.day
+            """, first, next)
+        {
+            let day = try row.decode(PostgresDate.self, at: 0)
+            days[day.daysSince2000 - first.daysSince2000].entryCount = try row.decode(Int.self, at: 1)
+            days[day.daysSince2000 - first.daysSince2000].moods = try row.decode([String].self, at: 2)
+        }
+        return days
+    }
+}
