@@ -1,0 +1,143 @@
+import Foundation
+import Postgres
+
+/// An entry in the archive and the moment it will be removed for good.
+public struct ArchivedEntry: Sendable, Hashable {
+    public var entry: Entry
+    /// `entry.archivedAt` plus the tenant's retention period.
+    public var purgeAt: Date
+}
+
+/// The archive of deleted entries, in the transaction it is given, for the person that
+/// transaction runs as. Deleting archives: the entry leaves the journal, search and calendar at
+/// once and keeps its tags and media, restorable until the purge (`ArchivePurge`) removes it.
+/// Times are the caller's to give, so that tests move through retention periods without waiting.
+public struct ArchiveStore<Database: PostgresQueryable>: Sendable {
+    /// The transaction the store runs its statements in.
+    public let database: Database
+
+    public init(_ database: Database) {
+        self.database = database
+    }
+
+    /// Moves the person's live entry `id` to the archive as of `now`; `notFound` if they have
+    /// no live entry `id`.
+    public func deleteEntry(id: UUID, now: Date) async throws {
+        let archived = try await database.execute(
+            """
+            update entries set archived_at = $2
+            where tenant_id = current_tenant_id() and author_id = current_person_id() and id = $1
+              and archived_at is null
+            """, id, now)
+        guard archived == 1 else { throw JournalError.notFound(id: id) }
+    }
+
+    /// Brings the archived entry `id` back into the journal, with its tags and media. `notFound`
+    /// if the person has no archived entry `id` (never had, or purged already); refused if it is
+    /// a check-in and its day has had another check-in since.
+    public func restoreEntry(id: UUID) async throws -> Entry {
+        let row = try await database.query(
+            """
+            select e.kind = 'MOOD' and exists (
+                       select from entries o
+                       where o.tenant_id = e.tenant_id and o.author_id = e.author_id and o.day = e.day
+                         and o.kind = 'MOOD' and o.archived_at is null)
+            from entries e
+            where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.id = $1
+              and e.archived_at is not null
+            """, id
+        ).first
+        guard let row else { throw JournalError.notFound(id: id) }
+        guard try !row.decode(Bool.self, at: 0) else {
+            throw JournalError.badInput(field: "id", message: "that day has a newer mood check-in; change that one instead")
+        }
+        // The purge may have taken it since: then nothing is restored.
+        let restored = try await database.execute(
+            """
+            update entries set archived_at = null
+            where tenant_id = current_tenant_id() and author_id = current_person_id() and id = $1
+              and archived_at is not null
+            """, id)
+        guard restored == 1 else { throw JournalError.notFound(id: id) }
+        return try await JournalStore(database).entry(id: id)!
+    }
+
+    /// A page of the person's archive, most recently deleted first, each with the date it will
+    /// be purged after `retention`. Three statements whatever `first` is.
+    public func archive(first: Int, after: String? = nil, retention: Duration) async throws -> Page<ArchivedEntry> {
+        guard (0...JournalStore<Database>.maxPageSize).contains(first) else {
+            throw JournalError.badInput(field: "first", message: "must be 0 to \(JournalStore<Database>.maxPageSize)")
+        }
+        var position: (archivedMicros: Int64, id: UUID)?
+        if let after { position = try Cursor.decodeArchived(after) }
+        let rows = try await database.query(
+            """
+            select \(EntryRows.columns), (extract(epoch from e.archived_at) * 1000000)::int8
+            from entries e
+            where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.archived_at is not null
+              and ($1::int8 is null
+                   or (e.archived_at, e.id) < ('epoch'::timestamptz + $1::int8 * interval '1 microsecond', $2::uuid))
+            order by e.archived_at desc, e.id desc
+            limit $3
+            """, position?.archivedMicros, position?.id, first + 1)
+        var entries = try rows.prefix(first).map { try EntryRows.decode($0).entry }
+        let archivedMicros = try rows.prefix(first).map { try $0.decode(Int64.self, at: 11) }
+        try await EntryRows.attach(to: &entries, on: database)
+        let seconds = Double(retention.components.seconds) + Double(retention.components.attoseconds) / 1e18
+        return Page(
+            items: zip(entries, archivedMicros).map { entry, micros in
+                (ArchivedEntry(entry: entry, purgeAt: entry.archivedAt!.addingTimeInterval(seconds)),
+                 Cursor.archived(archivedMicros: micros, id: entry.id))
+            },
+            hasNextPage: rows.count > first)
+    }
+}
+
+/// The archive's clean-up: removes a tenant's entries archived longer than the retention period,
+/// with their tags' links and their media, in one statement.
+///
+/// It runs in a transaction of the PURGE pseudo-role (`settings(tenantID:)`), which sees and
+/// may delete the tenant's archived entries and their files, and nothing else
+/// (Migrations/0003_journals.sql). An entry restored while a purge runs is never removed: the
+/// deletion re-checks `archived_at` on the row it locks (PostgreSQL re-evaluates a DELETE's
+/// condition on the newest version of a row updated concurrently), and the files go only with
+/// the entries actually deleted.
+public enum ArchivePurge {
+    /// What was removed.
+    public struct Outcome: Sendable, Hashable {
+        public var entries: Int
+        public var media: Int
+    }
+
+    /// The transaction settings of a purge in `tenantID`: the PURGE role and no person, every
+    /// setting of `AccountContext` given so none is inherited.
+    public static func settings(tenantID: UUID) -> [String: String] {
+        [
+            "storykeep.tenant_id": tenantID.uuidString, "storykeep.person_id": "", "storykeep.role": "PURGE",
+            "storykeep.login_name": "", "storykeep.secret_hash": "",
+        ]
+    }
+
+    /// Removes the entries archived before `now - retention`, and their media.
+    public static func purge(olderThan retention: Duration, now: Date, on database: some PostgresQueryable) async throws
+        -> Outcome
+    {
+        let seconds = Double(retention.components.seconds) + Double(retention.components.attoseconds) / 1e18
+        let row = try await database.query(
+            """
+            with purged as (
+                delete from entries e
+                where e.tenant_id = current_tenant_id() and e.archived_at is not null and e.archived_at < $1
+                returning e.tenant_id, e.id
+            ), purged_media as (
+                delete from media m
+                using entry_media em, purged p
+                where em.tenant_id = p.tenant_id and em.entry_id = p.id
+                  and m.tenant_id = em.tenant_id and m.id = em.media_id
+                returning m.id
+            )
+            select (select count(*) from purged), (select count(*) from purged_media)
+            """, now.addingTimeInterval(-seconds))[0]
+        return Outcome(entries: try row.decode(Int.self, at: 0), media: try row.decode(Int.self, at: 1))
+    }
+}

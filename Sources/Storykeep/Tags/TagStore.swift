@@ -1,0 +1,106 @@
+import Foundation
+import Postgres
+
+/// A person's own tags, in the transaction it is given, for the person that transaction runs as.
+///
+/// Names are trimmed, 1 to 99 characters, and unique per person whatever their case (ICU's
+/// lower case, so "École" and "école" are one name). A refused name throws `JournalError`
+/// before anything is written. Renaming or deleting a tag also rewrites the search text
+/// (`entries.tag_names`) of the entries carrying it, archived ones included, in the same
+/// transaction.
+public struct TagStore<Database: PostgresQueryable>: Sendable {
+    /// The transaction the store runs its statements in.
+    public let database: Database
+
+    public init(_ database: Database) {
+        self.database = database
+    }
+
+    /// The person's tags in alphabetical order (ICU's root collation: case and accents count
+    /// after the letters).
+    public func tags() async throws -> [Tag] {
+        try await database.query(
+            """
+            select t.id, t.name from tags t
+            where t.tenant_id = current_tenant_id() and t.owner_id = current_person_id()
+            order by t.name collate "und-x-icu", t.id
+            """
+        ).map { Tag(id: try $0.decode(UUID.self, at: 0), name: try $0.decode(String.self, at: 1)) }
+    }
+
+    /// Makes a tag named `name` (trimmed). Refused when the name is empty, 100 characters or
+    /// longer, or one of the person's tags already has it in any case.
+    public func createTag(name: String) async throws -> Tag {
+        let name = try Self.validName(name)
+        let rows = try await database.query(
+            """
+            insert into tags (tenant_id, owner_id, name) values (current_tenant_id(), current_person_id(), $1)
+            on conflict (tenant_id, owner_id, name_key) do nothing
+            returning id
+            """, name)
+        guard let row = rows.first else { throw Self.taken(name) }
+        return Tag(id: try row.decode(UUID.self, at: 0), name: name)
+    }
+
+    /// Renames the tag `id`; its entries carry the new name. Refused as `createTag` is (a tag
+    /// may take another case of its own name); `notFound` if the person has no tag `id`.
+    public func renameTag(id: UUID, to name: String) async throws -> Tag {
+        let name = try Self.validName(name)
+        let row = try await database.query(
+            """
+            select
+                exists (select from tags t where t.tenant_id = current_tenant_id()
+                          and t.owner_id = current_person_id() and t.id = $1),
+                exists (select from tags t where t.tenant_id = current_tenant_id()
+                          and t.owner_id = current_person_id() and t.id <> $1
+                          and t.name_key = lower($2::text collate "und-x-icu"))
+            """, id, name)[0]
+        guard try row.decode(Bool.self, at: 0) else { throw JournalError.notFound(id: id) }
+        guard try !row.decode(Bool.self, at: 1) else { throw Self.taken(name) }
+        try await database.execute(
+            """
+            update tags set name = $2
+            where tenant_id = current_tenant_id() and owner_id = current_person_id() and id = $1
+            """, id, name)
+        try await refreshEntries(taggedWith: id, without: nil)
+        return Tag(id: id, name: name)
+    }
+
+    /// Deletes the tag `id`: it leaves every entry that carried it, and the entries stay.
+    /// `notFound` if the person has no tag `id`.
+    public func deleteTag(id: UUID) async throws {
+        // The entries' search text first, while the links still say which entries carry it.
+        try await refreshEntries(taggedWith: id, without: id)
+        let deleted = try await database.execute(
+            "delete from tags where tenant_id = current_tenant_id() and owner_id = current_person_id() and id = $1", id)
+        guard deleted == 1 else { throw JournalError.notFound(id: id) }
+    }
+
+    /// Rewrites `tag_names` of the person's entries tagged `tag`, leaving out the tag `excluded`.
+    private func refreshEntries(taggedWith tag: UUID, without excluded: UUID?) async throws {
+        try await database.execute(
+            """
+            update entries e set tag_names = coalesce(
+                (select string_agg(t.name, ' ' order by t.name_key)
+                 from entry_tags et join tags t on t.tenant_id = et.tenant_id and t.id = et.tag_id
+                 where et.tenant_id = e.tenant_id and et.entry_id = e.id and t.id is distinct from $2), '')
+            where e.tenant_id = current_tenant_id() and e.author_id = current_person_id()
+              and e.id in (select et.entry_id from entry_tags et
+                           where et.tenant_id = current_tenant_id() and et.tag_id = $1)
+            """, tag, excluded)
+    }
+
+    /// `name` trimmed, if it is 1 to 99 characters long (Unicode scalars, as PostgreSQL counts).
+    static func validName(_ name: String) throws -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw JournalError.badInput(field: "name", message: "a tag needs a name") }
+        guard trimmed.unicodeScalars.count <= 99 else {
+            throw JournalError.badInput(field: "name", message: "a tag's name is at most 99 characters long")
+        }
+        return trimmed
+    }
+
+    private static func taken(_ name: String) -> JournalError {
+        .badInput(field: "name", message: "you already have a tag called \(name)")
+    }
+}
