@@ -1,0 +1,148 @@
+import Foundation
+import Postgres
+import Synchronization
+import Testing
+
+@testable import Storykeep
+
+// The journal's stores and policies (Migrations/0003_journals.sql) against the real PostgreSQL of
+// TenancyDatabase (`make test`), as the server's role. Each test makes tenants of its own, so the
+// tests run in parallel on one database.
+
+/// A tenant of its own with an admin and two young people, Sam and Alex, made through the
+/// policies as the server will.
+struct JournalTenant {
+    let id = UUID()
+    let admin = UUID(), sam = UUID(), alex = UUID()
+
+    var samContext: AccountContext { .person(tenantID: id, personID: sam, role: .youngPerson) }
+    var alexContext: AccountContext { .person(tenantID: id, personID: alex, role: .youngPerson) }
+    var adminContext: AccountContext { .person(tenantID: id, personID: admin, role: .agencyAdmin) }
+
+    init(app: PostgresPool, owner: PostgresPool) async throws {
+        let (id, admin, sam, alex) = (id, admin, sam, alex)
+        let slug = "journal-" + id.uuidString.prefix(8).lowercased()
+        try await owner.transaction { tx throws in
+            _ = try await tx.execute("insert into tenants (tenant_id, slug, display_name) values ($1, $2, $2)", id, slug)
+        }
+        try await app.transaction(settings: AccountContext.tenantOperator(tenantID: id).settings) { tx throws in
+            try await tx.execute(
+                """
+                insert into people (tenant_id, id, role, username, email, display_name) values
+                    (current_tenant_id(), $1, 'AGENCY_ADMIN', null, 'admin@' || $4 || '.example', 'Ada Admin'),
+                    (current_tenant_id(), $2, 'YOUNG_PERSON', 'sam-' || $4, null, 'Sam'),
+                    (current_tenant_id(), $3, 'YOUNG_PERSON', 'alex-' || $4, null, 'Alex')
+                """, admin, sam, alex, String(slug.suffix(8)))
+        }
+    }
+}
+
+/// The pools and a fresh tenant of one test; the pools are closed whatever happens.
+struct JournalDatabase {
+    let app: PostgresPool
+    let owner: PostgresPool
+    let tenant: JournalTenant
+
+    static func run(_ body: (JournalDatabase) async throws -> Void) async throws {
+        try await TenancyDatabase.migrated()
+        let app = try TenancyDatabase.appPool(size: 3)
+        let owner = try TenancyDatabase.ownerPool(size: 1)
+        do {
+            try await body(JournalDatabase(app: app, owner: owner, tenant: try await JournalTenant(app: app, owner: owner)))
+        } catch {
+            await app.close()
+            await owner.close()
+            throw error
+        }
+        await app.close()
+        await owner.close()
+    }
+
+    /// Runs `body` as storykeep_app in `context`, committing at the end.
+    @discardableResult
+    func asPerson<T>(_ context: AccountContext, _ body: (PostgresTransaction) async throws -> T) async throws -> T {
+        try await app.transaction(settings: context.settings, body)
+    }
+
+    /// Runs `body` as Sam, the journal's author in most tests.
+    @discardableResult
+    func asSam<T>(_ body: (PostgresTransaction) async throws -> T) async throws -> T {
+        try await asPerson(tenant.samContext, body)
+    }
+
+    /// Another tenant, with people of its own.
+    func otherTenant() async throws -> JournalTenant { try await JournalTenant(app: app, owner: owner) }
+}
+
+/// Counts the statements run through it, to hold reads to a constant number whatever their size.
+struct CountingDatabase<Base: PostgresQueryable>: PostgresQueryable {
+    let base: Base
+    let counter = Counter()
+
+    final class Counter: Sendable {
+        private let value = Mutex(0)
+        func increment() { value.withLock { $0 += 1 } }
+        /// The count so far, reset to zero.
+        func take() -> Int { value.withLock { count in defer { count = 0 }; return count } }
+    }
+
+    func query(_ sql: String, parameters: [(any PostgresEncodable)?]) async throws -> PostgresRows {
+        counter.increment()
+        return try await base.query(sql, parameters: parameters)
+    }
+
+    func executeScript(_ sql: String) async throws {
+        counter.increment()
+        try await base.executeScript(sql)
+    }
+
+    func copyIn(_ sql: String, _ feed: (PostgresCopyWriter) async throws -> Void) async throws -> Int {
+        counter.increment()
+        return try await base.copyIn(sql, feed)
+    }
+}
+
+/// Sample files: the first bytes of each format, padded.
+enum SampleMedia {
+    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 100)
+    static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 1, count: 100)
+    static let m4a: [UInt8] = [0, 0, 0, 0x20] + Array("ftypM4A ".utf8) + Array(repeating: 0, count: 100)
+    static let mp4: [UInt8] = [0, 0, 0, 0x20] + Array("ftypisom".utf8) + Array(repeating: 0, count: 100)
+    /// A Linux executable.
+    static let elf: [UInt8] = [0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0] + Array(repeating: 0, count: 100)
+    /// A Windows executable.
+    static let exe: [UInt8] = Array("MZ".utf8) + Array(repeating: 0x90, count: 100)
+}
+
+extension PostgresDate {
+    /// A day of November 2026, where most tests' entries are.
+    static func november(_ day: Int) -> PostgresDate { PostgresDate(year: 2026, month: 11, day: day) }
+}
+
+/// Expects `body` to throw `expected`.
+func expectJournalError(
+    _ expected: JournalError, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void
+) async {
+    do {
+        try await body()
+        Issue.record("expected \(expected), nothing was thrown", sourceLocation: sourceLocation)
+    } catch let error as JournalError {
+        #expect(error == expected, sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("expected \(expected), got \(error)", sourceLocation: sourceLocation)
+    }
+}
+
+/// Expects `body` to throw a `badInput` error naming `field`.
+func expectBadInput(
+    _ field: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void
+) async {
+    do {
+        try await body()
+        Issue.record("expected bad input in \(field), nothing was thrown", sourceLocation: sourceLocation)
+    } catch JournalError.badInput(let actual, _) {
+        #expect(actual == field, sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("expected bad input in \(field), got \(error)", sourceLocation: sourceLocation)
+    }
+}
