@@ -1,0 +1,153 @@
+import Foundation
+import Postgres
+
+/// How the app looks for its person: their name in it, avatar, colours, mood icons and the
+/// backgrounds offered for entries.
+public struct Profile: Sendable, Equatable {
+    /// The name the app greets them by: their own choice, or their name in the agency's records.
+    public var displayName: String
+    /// A built-in avatar's name or an emoji.
+    public var avatar: String?
+    /// A picture of their own (one of their image files), shown instead of `avatar`.
+    public var avatarMediaID: UUID?
+    /// The app's colours by role (`primary`, `background`, ...), as `#rrggbb` or `#rrggbbaa`.
+    public var colours: [String: String]
+    /// Their mood icons, or the tenant's when they have chosen none.
+    public var moodIcons: [MoodIcon]
+    /// Colours and patterns offered as entries' backgrounds.
+    public var entryBackgrounds: [String]
+}
+
+/// What `ProfileStore.updateProfile` changes: each field given replaces the current value, each
+/// `nil` keeps it.
+public struct ProfileChanges: Sendable, Equatable {
+    public var displayName: String?
+    public var avatar: String?
+    public var avatarMediaID: UUID?
+    public var colours: [String: String]?
+    public var moodIcons: [MoodIcon]?
+    public var entryBackgrounds: [String]?
+
+    public init(
+        displayName: String? = nil, avatar: String? = nil, avatarMediaID: UUID? = nil, colours: [String: String]? = nil,
+        moodIcons: [MoodIcon]? = nil, entryBackgrounds: [String]? = nil
+    ) {
+        self.displayName = displayName
+        self.avatar = avatar
+        self.avatarMediaID = avatarMediaID
+        self.colours = colours
+        self.moodIcons = moodIcons
+        self.entryBackgrounds = entryBackgrounds
+    }
+}
+
+extension MoodIcon {
+    /// A mood icon of a person's own; `ProfileStore` checks it as the tenant file's are checked.
+    public init(emoji: String, label: String) {
+        self.emoji = emoji
+        self.label = label
+    }
+}
+
+/// The person's profile (Migrations/0003_journals.sql `profiles`), in the transaction it is
+/// given, for the person that transaction runs as. No row until they first change something.
+public struct ProfileStore<Database: PostgresQueryable>: Sendable {
+    /// The transaction the store runs its statements in.
+    public let database: Database
+
+    public init(_ database: Database) {
+        self.database = database
+    }
+
+    /// The person's profile, with the tenant's `defaultMoodIcons` if they chose none: one statement.
+    public func profile(defaultMoodIcons: [MoodIcon]) async throws -> Profile {
+        let row = try await database.query(
+            """
+            select coalesce(pr.display_name, pe.display_name), pr.avatar, pr.avatar_media_id,
+                   coalesce(pr.colours, '{}'), pr.mood_icons, coalesce(pr.entry_backgrounds, '[]')
+            from people pe
+            left join profiles pr on pr.tenant_id = pe.tenant_id and pr.person_id = pe.id
+            where pe.tenant_id = current_tenant_id() and pe.id = current_person_id()
+            """)[0]
+        return Profile(
+            displayName: try row.decode(String.self, at: 0), avatar: try row.decode(String?.self, at: 1),
+            avatarMediaID: try row.decode(UUID?.self, at: 2), colours: try row.decodeJSON([String: String].self, at: 3),
+            moodIcons: try row.decode(PostgresJSON<[MoodIcon]>?.self, at: 4)?.value ?? defaultMoodIcons,
+            entryBackgrounds: try row.decodeJSON([String].self, at: 5))
+    }
+
+    /// Applies `changes` and returns the profile. Refused (`badInput`, naming the field) when a
+    /// name is empty or too long, a colour is not `#rrggbb[aa]`, the mood icons are not 1 to 24
+    /// single emoji with distinct labels, or the avatar file is not one of the person's images.
+    public func updateProfile(_ changes: ProfileChanges, defaultMoodIcons: [MoodIcon]) async throws -> Profile {
+        let displayName = try changes.displayName.map { try Self.trimmed($0, field: "displayName", max: 100) }
+        let avatar = try changes.avatar.map { try Self.trimmed($0, field: "avatar", max: 100) }
+        try changes.colours.map(Self.checkColours)
+        try changes.moodIcons.map(Self.checkMoodIcons)
+        let backgrounds = try changes.entryBackgrounds.map { list in
+            guard list.count <= 50 else {
+                throw JournalError.badInput(field: "entryBackgrounds", message: "at most 50 backgrounds")
+            }
+            return try list.map { try Self.trimmed($0, field: "entryBackgrounds", max: 100) }
+        }
+        if let media = changes.avatarMediaID {
+            let isImage = try await database.query(
+                """
+                select exists (select from media m where m.tenant_id = current_tenant_id()
+                                 and m.owner_id = current_person_id() and m.id = $1 and m.content_type like 'image/%')
+                """, media)[0].decode(Bool.self, at: 0)
+            guard isImage else {
+                throw JournalError.badInput(field: "avatarMediaId", message: "no image of yours has the id \(media.lowercased)")
+            }
+        }
+        try await database.execute(
+            """
+            insert into profiles as p (tenant_id, person_id, display_name, avatar, avatar_media_id, colours, mood_icons,
+                                       entry_backgrounds, updated_at)
+            values (current_tenant_id(), current_person_id(), $1, $2, $3, coalesce($4::jsonb, '{}'), $5::jsonb,
+                    coalesce($6::jsonb, '[]'), clock_timestamp())
+            on conflict (tenant_id, person_id) do update set
+                display_name = coalesce($1, p.display_name), avatar = coalesce($2, p.avatar),
+                avatar_media_id = coalesce($3, p.avatar_media_id), colours = coalesce($4::jsonb, p.colours),
+                mood_icons = coalesce($5::jsonb, p.mood_icons), entry_backgrounds = coalesce($6::jsonb, p.entry_backgrounds),
+                updated_at = clock_timestamp()
+            """,
+            displayName, avatar, changes.avatarMediaID, changes.colours.map(PostgresJSON.init),
+            changes.moodIcons.map(PostgresJSON.init), backgrounds.map(PostgresJSON.init))
+        return try await profile(defaultMoodIcons: defaultMoodIcons)
+    }
+
+    private static func trimmed(_ text: String, field: String, max: Int) throws -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...max).contains(trimmed.unicodeScalars.count) else {
+            throw JournalError.badInput(field: field, message: "must be 1 to \(max) characters long")
+        }
+        return trimmed
+    }
+
+    private static func checkColours(_ colours: [String: String]) throws {
+        guard colours.count <= 20 else { throw JournalError.badInput(field: "colours", message: "at most 20 colours") }
+        for (role, value) in colours {
+            guard role.wholeMatch(of: /[a-zA-Z][a-zA-Z0-9]{0,29}/) != nil,
+                value.wholeMatch(of: /#[0-9a-fA-F]{6}([0-9a-fA-F]{2})?/) != nil
+            else {
+                throw JournalError.badInput(field: "colours", message: "\(role): a colour is written #rrggbb or #rrggbbaa")
+            }
+        }
+    }
+
+    private static func checkMoodIcons(_ icons: [MoodIcon]) throws {
+        guard (1...24).contains(icons.count) else {
+            throw JournalError.badInput(field: "moodIcons", message: "1 to 24 mood icons")
+        }
+        for icon in icons {
+            guard icon.emoji.count == 1, !icon.emoji.allSatisfy(\.isWhitespace) else {
+                throw JournalError.badInput(field: "moodIcons", message: "each icon is one emoji")
+            }
+            _ = try trimmed(icon.label, field: "moodIcons", max: 50)
+        }
+        guard Set(icons.map { $0.label.lowercased() }).count == icons.count else {
+            throw JournalError.badInput(field: "moodIcons", message: "each label once")
+        }
+    }
+}
