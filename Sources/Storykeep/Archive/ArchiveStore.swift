@@ -118,6 +118,26 @@ public enum ArchivePurge {
         ]
     }
 
+    /// Purges each of `tenants` (disabled ones too: their archives age all the same) with its
+    /// own retention period, one transaction per tenant in its PURGE context, telling `progress`
+    /// after each (for `storykeep purge`'s progress line). Returns the totals.
+    public static func purge(
+        _ tenants: [Tenant], pool: PostgresPool, now: Date,
+        progress: (_ tenant: Tenant, _ outcome: Outcome) -> Void = { _, _ in }
+    ) async throws -> Outcome {
+        var total = Outcome(entries: 0, media: 0)
+        for tenant in tenants {
+            let retention = Duration.seconds(tenant.file.archive.retentionDays * 86_400)
+            let outcome = try await pool.transaction(settings: settings(tenantID: tenant.id)) { tx in
+                try await purge(olderThan: retention, now: now, on: tx)
+            }
+            total.entries += outcome.entries
+            total.media += outcome.media
+            progress(tenant, outcome)
+        }
+        return total
+    }
+
     /// Removes the entries archived before `now - retention`, and their media.
     public static func purge(olderThan retention: Duration, now: Date, on database: some PostgresQueryable) async throws
         -> Outcome

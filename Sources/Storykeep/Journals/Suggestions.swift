@@ -1,0 +1,38 @@
+import Foundation
+import Postgres
+
+/// Smart suggestions: prompts from the tenant file offered when writing, chosen at random among
+/// those that fit the person's mood, leaving out the ones they answered most recently.
+public enum Suggestions {
+    /// The prompts (their text, as `Entry.suggestion` keeps it) the person answered most
+    /// recently, newest first, each once: one statement over the `entries_suggestions` index.
+    public static func recentlyAnswered(limit: Int, on database: some PostgresQueryable) async throws -> [String] {
+        try await database.query(
+            """
+            select suggestion from (
+                select e.suggestion, max(e.created_at) as answered_at
+                from (select suggestion, created_at from entries
+                      where tenant_id = current_tenant_id() and author_id = current_person_id()
+                        and suggestion is not null
+                      order by created_at desc limit $1 * 4) as e
+                group by e.suggestion
+            ) as answered
+            order by answered_at desc
+            limit $1
+            """, limit
+        ).map { try $0.decode(String.self, at: 0) }
+    }
+
+    /// Up to `count` prompts of `prompts`, in random order: those meant for `mood` (or for any
+    /// mood) that are not in `recent` first; then, if too few, the recent ones, least recently
+    /// answered first.
+    public static func choose(
+        count: Int, from prompts: [Prompt], mood: String?, recent: [String], using generator: inout some RandomNumberGenerator
+    ) -> [Prompt] {
+        let fitting = prompts.filter { prompt in prompt.moods.isEmpty || mood.map(prompt.moods.contains) ?? true }
+        let recentRank = Dictionary(recent.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let fresh = fitting.filter { recentRank[$0.text] == nil }.shuffled(using: &generator)
+        let stale = fitting.filter { recentRank[$0.text] != nil }.sorted { recentRank[$0.text]! > recentRank[$1.text]! }
+        return Array((fresh + stale).prefix(max(count, 0)))
+    }
+}
