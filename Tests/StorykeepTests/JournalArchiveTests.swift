@@ -122,6 +122,37 @@ struct JournalArchiveTests {
         }
     }
 
+    @Test func everyTenantIsPurgedWithItsOwnRetention() async throws {
+        try await JournalDatabase.run { db in
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let other = try await db.otherTenant()
+            var tenants: [Tenant] = []
+            var archived: [UUID] = []
+            for (tenant, days) in [(db.tenant, 7), (other, 30)] {
+                let file = try JSONDecoder().decode(TenantFile.self, from: Data("""
+                    {"slug": "purge-\(tenant.id.uuidString.prefix(8).lowercased())", "displayName": "Purge", "timeZone": "Europe/London",
+                     "termsVersion": "1", "modules": ["archive"], "moodIcons": [{"emoji": "🙂", "label": "Okay"}],
+                     "archive": {"retentionDays": \(days)}}
+                    """.utf8))
+                tenants.append(Tenant(id: tenant.id, enabled: true, file: file))
+                archived.append(try await db.asPerson(tenant.samContext) { tx throws in
+                    let entry = try await JournalStore(tx).createEntry(EntryInput(day: .november(1), kind: .text))
+                    try await ArchiveStore(tx).deleteEntry(id: entry.id, now: now.addingTimeInterval(-10 * day))
+                    return entry.id
+                })
+            }
+            var reported: [(UUID, ArchivePurge.Outcome)] = []
+            let total = try await ArchivePurge.purge(tenants, pool: db.app, now: now) { reported.append(($0.id, $1)) }
+            #expect(total == ArchivePurge.Outcome(entries: 1, media: 0))
+            #expect(reported.map(\.0) == [db.tenant.id, other.id] && reported.map(\.1.entries) == [1, 0])
+            for (tenant, expected) in [(db.tenant, [UUID]()), (other, [archived[1]])] {
+                try await db.asPerson(tenant.samContext) { tx throws in
+                    #expect(try await ArchiveStore(tx).archive(first: 10, retention: retention).items.map(\.item.entry.id) == expected)
+                }
+            }
+        }
+    }
+
     /// Waits until a transaction waits for the lock of the transaction `xid` (as pg_locks says).
     private func waitForLockWaiter(on xid: String, _ db: JournalDatabase) async throws {
         for _ in 0..<500 {
