@@ -35,17 +35,19 @@ public enum LoginFailures {
             now: try row.decode(Date.self, at: 2))
     }
 
-    /// Counts one more failure for the context's name, now, and returns the new count.
+    /// Counts one more failure for the context's name, at `time` (by default the database's
+    /// `now()`; the server passes its own clock, the one it judges the back-off by), and returns
+    /// the new count.
     @discardableResult
-    public static func recordFailure(in tx: some PostgresQueryable) async throws -> Record {
+    public static func recordFailure(in tx: some PostgresQueryable, at time: Date? = nil) async throws -> Record {
         let rows = try await tx.query(
             """
             insert into login_failures (tenant_id, login_name, failures, last_failure_at)
-            values (current_tenant_id(), current_login_name(), 1, now())
+            values (current_tenant_id(), current_login_name(), 1, coalesce($1, now()))
             on conflict (tenant_id, login_name)
-                do update set failures = login_failures.failures + 1, last_failure_at = now()
+                do update set failures = login_failures.failures + 1, last_failure_at = excluded.last_failure_at
             returning failures, last_failure_at, now()
-            """)
+            """, time)
         let row = rows[0]
         return Record(
             failures: try row.decode(Int.self, at: 0), lastFailureAt: try row.decode(Date.self, at: 1),

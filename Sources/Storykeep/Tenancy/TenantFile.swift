@@ -118,14 +118,15 @@ public struct ArchivePolicy: Codable, Sendable, Equatable {
 }
 
 /// `lockout:` in a tenant file: after `freeAttempts` failures in a row, the n-th further failure
-/// locks the account for 2^n seconds, never longer than `maxBackoffSeconds`.
+/// locks the name for 2^n seconds, never longer than `maxBackoffSeconds` (issue 4: from the 3rd
+/// failure, so 2 free attempts by default; see `Lockout`).
 public struct LockoutPolicy: Codable, Sendable, Equatable {
-    /// `freeAttempts` (default 5, 1–20).
+    /// `freeAttempts` (default 2, 1–20).
     public var freeAttempts: Int
     /// `maxBackoffSeconds` (default 900, 1–86400).
     public var maxBackoffSeconds: Int
 
-    public init(freeAttempts: Int = 5, maxBackoffSeconds: Int = 900) {
+    public init(freeAttempts: Int = 2, maxBackoffSeconds: Int = 900) {
         self.freeAttempts = freeAttempts
         self.maxBackoffSeconds = maxBackoffSeconds
     }
@@ -134,7 +135,7 @@ public struct LockoutPolicy: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
-        freeAttempts = try c.decode(Int.self, forKey: .freeAttempts, default: 5)
+        freeAttempts = try c.decode(Int.self, forKey: .freeAttempts, default: 2)
         try c.require((1...20).contains(freeAttempts), at: .freeAttempts, "a number from 1 to 20")
         maxBackoffSeconds = try c.decode(Int.self, forKey: .maxBackoffSeconds, default: 900)
         try c.require((1...86_400).contains(maxBackoffSeconds), at: .maxBackoffSeconds, "seconds from 1 to 86400")
