@@ -134,9 +134,13 @@ public struct StorykeepConfig: Sendable {
     public struct GraphQL: Sendable {
         /// `graphql.documentCacheSize`: parsed and validated documents kept per tenant schema.
         public var documentCacheSize: Int
+        /// `graphql.schemaDirectory`: the modules' SDL files, `<module>.graphql`, tenant schemas
+        /// are composed from.
+        public var schemaDirectory: String
 
         public init(reader: ConfigReader) throws {
             documentCacheSize = try reader.requiredInt(forKey: "documentCacheSize").checked("graphql.documentCacheSize", min: 0)
+            schemaDirectory = try reader.requiredString(forKey: "schemaDirectory")
         }
     }
 

@@ -1,0 +1,78 @@
+public import Foundation
+import GraphQL
+public import Postgres
+
+/// The person a request runs for, once their session checked out.
+public struct Viewer: Sendable, Equatable {
+    public var personID: UUID
+    public var role: PersonRole
+    /// The session the request's token belongs to (what `logout` ends).
+    public var sessionID: UUID
+
+    public init(personID: UUID, role: PersonRole, sessionID: UUID) {
+        self.personID = personID
+        self.role = role
+        self.sessionID = sessionID
+    }
+}
+
+/// What every resolver of a request gets as its `context`: the tenant, who is asking, the
+/// database, and the services the domain needs.
+///
+/// Most requests run in one transaction that the runner (``TenantGraphQL``) opened in the
+/// viewer's ``AccountContext``: ``transaction(_:_:)`` hands it out. A request that selects a
+/// mutation registered with `ownTransactions` has none: each ``transaction(_:_:)`` is then a
+/// short transaction of its own, so that Argon2 runs between them without holding a connection.
+public final class ResolverContext: Sendable {
+    public let tenant: Tenant
+    /// Nil for an anonymous request.
+    public let viewer: Viewer?
+    /// The request carried a bearer token that is no valid session here: fields that need a
+    /// person answer UNAUTHENTICATED (and `me` too, rather than null), so the client knows its
+    /// session ended.
+    public let presentedInvalidToken: Bool
+    public let services: DomainServices
+    private let requestTransaction: PostgresTransaction?
+
+    public init(
+        tenant: Tenant, viewer: Viewer?, presentedInvalidToken: Bool, services: DomainServices,
+        transaction: PostgresTransaction?
+    ) {
+        self.tenant = tenant
+        self.viewer = viewer
+        self.presentedInvalidToken = presentedInvalidToken
+        self.services = services
+        self.requestTransaction = transaction
+    }
+
+    /// The viewer's database context: the person, or the tenant alone when anonymous.
+    public var accountContext: AccountContext {
+        viewer.map { .person(tenantID: tenant.id, personID: $0.personID, role: $0.role) } ?? .anonymous(tenantID: tenant.id)
+    }
+
+    /// The viewer, or UNAUTHENTICATED.
+    public func requireViewer() throws -> Viewer {
+        guard let viewer else {
+            throw presentedInvalidToken
+                ? GraphQLError.unauthenticated("Your session has ended. Please log in again.") : GraphQLError.unauthenticated()
+        }
+        return viewer
+    }
+
+    /// Runs `body` in the request's transaction, or, without one, in a transaction of its own in
+    /// `context` (by default the viewer's), rolled back if `body` throws. In the request's
+    /// transaction another `context` holds for `body` only: the viewer's is set again after it.
+    public func transaction<T: Sendable>(
+        _ context: AccountContext? = nil, _ body: (PostgresTransaction) async throws -> T
+    ) async throws -> T {
+        guard let tx = requestTransaction else {
+            return try await services.pool.transaction(settings: (context ?? accountContext).settings, body)
+        }
+        guard let context, context != accountContext else { return try await body(tx) }
+        try await context.enter(on: tx)
+        let result: Result<T, any Error>
+        do { result = .success(try await body(tx)) } catch { result = .failure(error) }
+        try await accountContext.enter(on: tx)
+        return try result.get()
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+public import GraphQL
+public import Logging
+public import Postgres
+
+/// Runs a tenant's GraphQL requests: finds the tenant's schema, authenticates the bearer token,
+/// and executes in the database context of whoever is asking.
+///
+/// - A document that does not parse or validate is answered without touching the database.
+/// - Without a token, the request runs as nobody, without a transaction: anonymous requests can
+///   reach only `login`, `activateAccount`, `me` and introspection, and cost no connection.
+/// - With a token, the request runs in one transaction: AUTHENTICATION finds the session by the
+///   token's SHA-256 (tenant-bound, live, person not disabled) and slides its expiry; then the
+///   transaction switches to the person (``AccountContext/person(tenantID:personID:role:)``) and
+///   every resolver uses it. A mutation whose response has errors is rolled back: a failed
+///   mutation changes nothing.
+/// - A mutation selecting a field registered with `ownTransactions` (those that run Argon2) runs
+///   without the request transaction: authentication commits first, and each resolver opens short
+///   transactions around its slow work.
+public struct TenantGraphQL: Sendable {
+    public let schemas: TenantSchemas
+    public let services: DomainServices
+
+    public init(schemas: TenantSchemas, services: DomainServices) {
+        self.schemas = schemas
+        self.services = services
+    }
+
+    /// As the server's configuration says: the SDL in `graphql.schemaDirectory` (relative to
+    /// `root`, the checkout, unless absolute), Argon2 with `argon2.*` on a pool of
+    /// `argon2.concurrentHashes` threads, sessions as `sessions.*`.
+    public init(config: StorykeepConfig, pool: PostgresPool, logger: Logger, root: String = ".") throws {
+        let argon2 = config.argon2
+        let hasher = try PasswordHasher(
+            parameters: Argon2Parameters(memoryKiB: argon2.memoryKiB, iterations: argon2.iterations, parallelism: argon2.parallelism),
+            pool: BoundedWorkerPool(threadCount: argon2.concurrentHashes, name: "argon2"))
+        let directory = config.graphql.schemaDirectory
+        self.init(
+            schemas: TenantSchemas(
+                directory: URL(fileURLWithPath: directory.hasPrefix("/") ? directory : root + "/" + directory),
+                documentCacheSize: config.graphql.documentCacheSize),
+            services: DomainServices(pool: pool, hasher: hasher, sessions: SessionPolicy(config.sessions), logger: logger))
+    }
+
+    /// What became of a request.
+    public enum Outcome: Sendable {
+        case response(GraphQLResponse)
+        /// The operation's type is not in the allowed ones (a mutation over GET): nothing ran.
+        case operationNotAllowed(OperationType)
+    }
+
+    /// Runs `request` for `tenant`. `authorization` is the request's `Authorization` header, if any.
+    public func execute(
+        _ request: GraphQLRequest, tenant: Tenant, authorization: String?,
+        allowedOperationTypes: Set<OperationType> = [.query, .mutation]
+    ) async -> Outcome {
+        let composed: ComposedSchema
+        do {
+            composed = try schemas.schema(for: tenant.file)
+        } catch {
+            services.logger.error("Tenant schema unavailable", metadata: ["tenant": "\(tenant.slug)", "error": "\(error)"])
+            return .response(GraphQLResponse(errors: [.internal()]))
+        }
+        let service = composed.service
+        guard let type = service.operationType(of: request) else {
+            // Invalid, or no operation to run: the service answers with the request error.
+            return .response(await service.execute(request))
+        }
+        guard allowedOperationTypes.contains(type) else { return .operationNotAllowed(type) }
+
+        let presented = Self.bearerToken(authorization)
+        guard let presented else {
+            return .response(await run(request, service, tenant, viewer: nil, invalidToken: false, transaction: nil))
+        }
+        guard let token = presented else {
+            return .response(await run(request, service, tenant, viewer: nil, invalidToken: true, transaction: nil))
+        }
+        let authentication = AccountContext.authentication(tenantID: tenant.id, tokenHash: token.storageHash)
+        do {
+            if type == .mutation && Self.selects(composed.ownTransactionFields, in: request) {
+                let viewer = try await services.pool.transaction(settings: authentication.settings) { tx in
+                    try await Sessions.authenticate(in: tx, tenantID: tenant.id, policy: services.sessions)
+                }
+                return .response(await run(request, service, tenant, viewer: viewer, invalidToken: viewer == nil, transaction: nil))
+            }
+            return .response(
+                try await services.pool.transaction(settings: authentication.settings) { tx in
+                    let viewer = try await Sessions.authenticate(in: tx, tenantID: tenant.id, policy: services.sessions)
+                    let response = await run(request, service, tenant, viewer: viewer, invalidToken: viewer == nil, transaction: tx)
+                    if type == .mutation && !response.errors.isEmpty { throw RollBack(response: response) }
+                    return response
+                })
+        } catch let rollBack as RollBack {
+            return .response(rollBack.response)
+        } catch {
+            services.logger.error("GraphQL request failed", metadata: ["tenant": "\(tenant.slug)", "error": "\(error)"])
+            return .response(GraphQLResponse(data: .null, errors: [.internal()]))
+        }
+    }
+
+    private struct RollBack: Error {
+        var response: GraphQLResponse
+    }
+
+    private func run(
+        _ request: GraphQLRequest, _ service: GraphQLService, _ tenant: Tenant, viewer: Viewer?, invalidToken: Bool,
+        transaction: PostgresTransaction?
+    ) async -> GraphQLResponse {
+        let context = ResolverContext(
+            tenant: tenant, viewer: viewer, presentedInvalidToken: invalidToken, services: services, transaction: transaction)
+        return await service.execute(request, context: context)
+    }
+
+    /// The token of an `Authorization: Bearer <token>` header: nil without a header, `.some(nil)`
+    /// when there is one but it holds no possible token (another scheme, a malformed token).
+    static func bearerToken(_ header: String?) -> SessionToken?? {
+        guard let header else { return nil }
+        let parts = header.split(separator: " ", omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return .some(nil) }
+        return .some(SessionToken(presented: parts[1]))
+    }
+
+    /// Whether the operation `request` selects has one of `fields` at its root (through
+    /// fragments too). Only called for valid documents, whose root fields are the mutation's.
+    static func selects(_ fields: Set<String>, in request: GraphQLRequest) -> Bool {
+        guard !fields.isEmpty, let document = try? parse(request.query) else { return false }
+        var fragments: [String: FragmentDefinition] = [:]
+        var operations: [OperationDefinition] = []
+        for definition in document.definitions {
+            switch definition {
+            case .operation(let operation): operations.append(operation)
+            case .fragment(let fragment): fragments[fragment.name.value] = fragment
+            default: break
+            }
+        }
+        let selected = request.operationName.map { name in operations.first { $0.name?.value == name } } ?? operations.first
+        guard let selected else { return false }
+        var seen: Set<String> = []
+        func walk(_ set: SelectionSet) -> Bool {
+            set.selections.contains { selection in
+                switch selection {
+                case .field(let field): return fields.contains(field.name.value)
+                case .inlineFragment(let inline): return walk(inline.selectionSet)
+                case .fragmentSpread(let spread):
+                    guard seen.insert(spread.name.value).inserted, let fragment = fragments[spread.name.value] else { return false }
+                    return walk(fragment.selectionSet)
+                }
+            }
+        }
+        return walk(selected.selectionSet)
+    }
+}

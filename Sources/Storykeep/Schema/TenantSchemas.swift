@@ -1,0 +1,138 @@
+public import Foundation
+public import GraphQL
+import Logging
+import Synchronization
+
+/// A tenant's GraphQL schema, composed and ready to serve.
+public struct ComposedSchema: Sendable {
+    /// The modules it is made of, in composition order.
+    public let modules: [String]
+    /// Parses, validates and caches documents, and executes them.
+    public let service: GraphQLService
+    /// Mutation fields that open their own transactions (see ``ResolverRegistry/mutation(_:access:ownTransactions:_:)``).
+    public let ownTransactionFields: Set<String>
+
+    public var schema: GraphQLSchema { service.schema }
+}
+
+/// Why a schema could not be composed: a module's SDL is missing or invalid, or its resolvers do
+/// not match its SDL. A mistake of the code or the checkout, not of a request.
+public struct SchemaCompositionError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// The schemas of the tenants: one per distinct set of enabled modules, composed on first use and
+/// kept (not rebuilt per request), each with its own document cache.
+///
+/// A schema is the SDL of its modules, `Schema/<module>.graphql` in ``StorykeepModules/all``'s
+/// order (the first module, accounts, defines the root types; the others extend them), with each
+/// module's resolvers attached by `Type.field` name. Every root field is wrapped with the access
+/// check its module registered (``FieldAccess``).
+public final class TenantSchemas: Sendable {
+    /// The folder of the `.graphql` files.
+    public let directory: URL
+    public let modules: [any StorykeepModule]
+    private let documentCacheSize: Int
+    private let composed = Mutex<[[String]: ComposedSchema]>([:])
+
+    public init(directory: URL, modules: [any StorykeepModule] = StorykeepModules.all, documentCacheSize: Int = 512) {
+        self.directory = directory
+        self.modules = modules
+        self.documentCacheSize = max(1, documentCacheSize)
+    }
+
+    /// The schema of `tenant`'s file: the modules always on, and those its `modules` enable.
+    public func schema(for tenant: TenantFile) throws -> ComposedSchema {
+        let names = modules.filter { $0.switchedBy.map(tenant.enables) ?? true }.map(\.name)
+        if let schema = composed.withLock({ $0[names] }) { return schema }
+        // Composed outside the lock; two first requests at once may both compose, one is kept.
+        let schema = try compose(names)
+        return composed.withLock { cache in
+            if let existing = cache[names] { return existing }
+            cache[names] = schema
+            return schema
+        }
+    }
+
+    /// Builds the schema of the named modules.
+    func compose(_ names: [String]) throws -> ComposedSchema {
+        let chosen = names.compactMap { name in modules.first { $0.name == name } }
+        var sources: [Source] = []
+        var registry = ResolverRegistry()
+        for module in chosen {
+            let file = directory.appendingPathComponent(module.name + ".graphql")
+            guard let text = try? String(contentsOf: file, encoding: .utf8) else {
+                throw SchemaCompositionError(description: "no SDL for module \(module.name) at \(file.path)")
+            }
+            sources.append(Source(text, name: file.lastPathComponent))
+            module.register(&registry)
+        }
+        let schema: GraphQLSchema
+        do {
+            schema = try buildSchema(sources)
+        } catch {
+            throw SchemaCompositionError(description: "the SDL of \(names.joined(separator: ", ")) does not build: \(error)")
+        }
+        let problems = validateSchema(schema)
+        guard problems.isEmpty else {
+            throw SchemaCompositionError(
+                description: "the SDL of \(names.joined(separator: ", ")) is invalid: "
+                    + problems.map(\.message).joined(separator: "; "))
+        }
+        try attach(registry, to: schema)
+        let own = Set(registry.roots.filter { $0.value.ownTransactions }.keys.map { String($0.dropFirst("Mutation.".count)) })
+        return ComposedSchema(
+            modules: names, service: GraphQLService(schema: schema, cacheCapacity: documentCacheSize),
+            ownTransactionFields: own)
+    }
+
+    private func attach(_ registry: ResolverRegistry, to schema: GraphQLSchema) throws {
+        var unused = Set(registry.roots.keys).union(registry.fields.keys)
+        for root in [schema.queryType, schema.mutationType].compactMap({ $0 }) {
+            for field in root.fields {
+                let coordinate = "\(root.name).\(field.name)"
+                guard let registered = registry.roots[coordinate] else {
+                    throw SchemaCompositionError(description: "no resolver for \(coordinate)")
+                }
+                unused.remove(coordinate)
+                field.resolve = Self.guarded(registered, coordinate)
+            }
+        }
+        for (coordinate, resolver) in registry.fields {
+            let parts = coordinate.split(separator: ".", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let field = schema.type(named: parts[0])?.fields?[parts[1]] else { continue }
+            unused.remove(coordinate)
+            field.resolve = resolver
+        }
+        guard unused.isEmpty else {
+            throw SchemaCompositionError(description: "resolvers for fields the schema lacks: \(unused.sorted().joined(separator: ", "))")
+        }
+    }
+
+    /// The root resolver behind its access check.
+    private static func guarded(_ root: ResolverRegistry.Root, _ coordinate: String) -> FieldResolver {
+        let (access, resolve) = (root.access, root.resolve)
+        return .async { _, arguments, context, _ in
+            guard let context = context as? ResolverContext else {
+                throw GraphQLError(message: "Internal error: no request context.")
+            }
+            switch access {
+            case .anyone:
+                break
+            case .authenticated:
+                _ = try context.requireViewer()
+            case .roles(let roles):
+                guard roles.contains(try context.requireViewer().role) else { throw GraphQLError.forbidden() }
+            }
+            do {
+                return try await resolve(arguments, context)
+            } catch let error as GraphQLError {
+                throw error
+            } catch {
+                // A database or other internal failure: logged, not shown.
+                context.services.logger.error("Resolver failed", metadata: ["field": "\(coordinate)", "error": "\(error)"])
+                throw GraphQLError.internal()
+            }
+        }
+    }
+}
