@@ -27,6 +27,7 @@ struct ServeCommand: AsyncParsableCommand {
             // One line per tenant endpoint.
             endpoints: [
                 TenantInfoEndpoint(),
+                GraphQLHTTPHandler(executor: TenantGraphQLExecutor(graphQL: try TenantGraphQL(config: config, pool: pool, logger: logger))),
             ]
         )
         let app = StorykeepApplication.make(config: config, parts: parts, logger: logger) { port in

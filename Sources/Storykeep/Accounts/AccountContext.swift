@@ -17,6 +17,8 @@ public enum PersonRole: String, Sendable, Hashable, CaseIterable, Codable {
 /// one context to the next (``enter(on:)``, e.g. from `.login` to `.person` once the password
 /// checked out) also clears what the previous one could see.
 public enum AccountContext: Sendable, Equatable {
+    /// A request of nobody yet (no token): the tenant alone, which sees no row of these tables.
+    case anonymous(tenantID: UUID)
     /// Logging in with a username or email, as typed: sees that person, their credentials and the
     /// failed logins of that name only.
     case login(tenantID: UUID, loginName: String)
@@ -34,6 +36,8 @@ public enum AccountContext: Sendable, Equatable {
     public var settings: [String: String] {
         var tenant: UUID, person = "", role: String, loginName = "", secretHash = ""
         switch self {
+        case .anonymous(let tenantID):
+            (tenant, role) = (tenantID, "")
         case .login(let tenantID, let name):
             (tenant, role, loginName) = (tenantID, "LOGIN", name)
         case .authentication(let tenantID, let hash):

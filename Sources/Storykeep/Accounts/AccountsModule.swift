@@ -1,0 +1,89 @@
+import GraphQL
+
+/// Accounts in the schema (Schema/accounts.graphql): people, login, sessions. Always on.
+public struct AccountsModule: StorykeepModule {
+    public init() {}
+
+    public var name: String { "accounts" }
+    public var switchedBy: TenantModule? { nil }
+
+    public func register(_ resolvers: inout ResolverRegistry) {
+        let admins = FieldAccess.roles([.agencyAdmin])
+
+        resolvers.query("me", access: .anyone) { _, context in
+            guard context.viewer != nil || context.presentedInvalidToken else { return nil }
+            let viewer = try context.requireViewer()
+            return try await context.transaction { tx in
+                try await PersonRecord.find(viewer.personID, in: tx)?.graphQLValue(termsVersion: context.tenant.file.termsVersion)
+            }
+        }
+        resolvers.query("people", access: admins) { arguments, context in
+            try await context.transaction { tx in
+                try await PeopleAdmin.page(
+                    role: arguments["role"]?.stringValue, first: arguments["first"]?.intValue ?? 20,
+                    after: arguments["after"]?.stringValue, termsVersion: context.tenant.file.termsVersion, in: tx)
+            }
+        }
+
+        resolvers.mutation("login", access: .anyone, ownTransactions: true) { arguments, context in
+            try await Login.login(
+                username: arguments["username"]?.stringValue ?? "", password: arguments["password"]?.stringValue ?? "",
+                context: context)
+        }
+        resolvers.mutation("activateAccount", access: .anyone, ownTransactions: true) { arguments, context in
+            try await Login.activate(
+                code: arguments["code"]?.stringValue ?? "", username: arguments["username"]?.stringValue,
+                password: arguments["password"]?.stringValue ?? "", context: context)
+        }
+        resolvers.mutation("changePassword", access: .authenticated, ownTransactions: true) { arguments, context in
+            try await Login.changePassword(
+                current: arguments["currentPassword"]?.stringValue ?? "", new: arguments["newPassword"]?.stringValue ?? "",
+                context: context)
+        }
+        resolvers.mutation("logout", access: .authenticated) { _, context in
+            let viewer = try context.requireViewer()
+            try await context.transaction { tx in try await Sessions.revoke(sessionID: viewer.sessionID, in: tx) }
+            return true
+        }
+        resolvers.mutation("logoutEverywhere", access: .authenticated) { _, context in
+            let viewer = try context.requireViewer()
+            _ = try await context.transaction { tx in try await Sessions.revoke(personID: viewer.personID, in: tx) }
+            return true
+        }
+        resolvers.mutation("acceptTerms", access: .authenticated) { arguments, context in
+            let viewer = try context.requireViewer()
+            let current = context.tenant.file.termsVersion
+            guard arguments["version"]?.stringValue == current else {
+                throw GraphQLError.badUserInput(field: "version", "The current terms are version \(current): please read and accept those.")
+            }
+            return try await context.transaction { tx in
+                try await tx.execute(
+                    """
+                    update people set terms_version_accepted = $2, terms_accepted_at = now()
+                    where tenant_id = current_tenant_id() and id = $1
+                    """, viewer.personID, current)
+                return try await PersonRecord.find(viewer.personID, in: tx)?.graphQLValue(termsVersion: current)
+            }
+        }
+
+        resolvers.mutation("createPerson", access: admins) { arguments, context in
+            let person = try NewPerson(input: arguments["input"]?.objectValue ?? [:])
+            return try await context.transaction { tx in
+                try await PeopleAdmin.create(person, in: tx).graphQLValue(termsVersion: context.tenant.file.termsVersion)
+            }
+        }
+        resolvers.mutation("issueActivationCode", access: admins) { arguments, context in
+            try await context.transaction { tx in
+                try await PeopleAdmin.reissueCode(personID: arguments["personId"]?.stringValue ?? "", in: tx)
+                    .graphQLValue(termsVersion: context.tenant.file.termsVersion)
+            }
+        }
+        resolvers.mutation("disablePerson", access: admins) { arguments, context in
+            let viewer = try context.requireViewer()
+            return try await context.transaction { tx in
+                try await PeopleAdmin.disable(personID: arguments["personId"]?.stringValue ?? "", viewer: viewer, in: tx)
+                    .graphQLValue(termsVersion: context.tenant.file.termsVersion)
+            }
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import GraphQL
+import Postgres
+
+/// Logging in, activating an account, changing a password: the three steps that run Argon2, so
+/// each reads in one short transaction, hashes on the ``BoundedWorkerPool`` holding no database
+/// connection, and writes in another short transaction.
+enum Login {
+    /// What a successful login returns (the GraphQL type `LoginPayload`).
+    static func payload(token: SessionToken, expiresAt: Date, person: PersonRecord, tenant: Tenant) -> GraphQLValue {
+        .object([
+            "token": .string(token.text),
+            "expiresAt": .string(DateTimeScalar.string(expiresAt)),
+            "person": person.graphQLValue(termsVersion: tenant.file.termsVersion),
+        ])
+    }
+
+    static let wrongCredentials = "That username or password is not right."
+
+    /// `login(username, password)`: see the SDL. Unknown names and wrong passwords cost the same
+    /// Argon2 time and get the same answer, and count as failures of the name alike.
+    static func login(username: String, password: String, context: ResolverContext) async throws -> GraphQLValue {
+        let (tenant, services) = (context.tenant, context.services)
+        let name = username.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else { throw GraphQLError.badUserInput(field: "username", "Please enter your username or email.") }
+        guard name.utf8.count <= 254 else { throw GraphQLError.badUserInput(field: "username", "That is too long for a username or email.") }
+        guard password.utf8.count <= PasswordHasher.maxPasswordBytes else {
+            throw GraphQLError.badUserInput(field: "password", "That password is too long.")
+        }
+        let lockout = Lockout(freeAttempts: tenant.file.lockout.freeAttempts, maxBackoffSeconds: tenant.file.lockout.maxBackoffSeconds)
+        let loginContext = AccountContext.login(tenantID: tenant.id, loginName: name)
+        let now = services.now()
+
+        struct Account: Sendable {
+            var personID: UUID, role: PersonRole, disabled: Bool, passwordHash: String?
+        }
+        let account: Account? = try await context.transaction(loginContext) { tx in
+            let record = try await LoginFailures.read(in: tx)
+            if case .locked(let seconds) = lockout.decide(failures: record.failures, lastFailureAt: record.lastFailureAt, now: now) {
+                throw GraphQLError.lockedOut(retryAfterSeconds: seconds)
+            }
+            let rows = try await tx.query(
+                """
+                select p.id, p.role::text, p.disabled_at is not null, c.password_hash
+                from people p
+                left join credentials c on c.tenant_id = p.tenant_id and c.person_id = p.id
+                where p.tenant_id = current_tenant_id()
+                  and (p.username_key = current_login_name() or p.email_key = current_login_name())
+                """)
+            guard let row = rows.first, let role = PersonRole(rawValue: try row.decode(String.self, at: 1)) else { return nil }
+            return Account(
+                personID: try row.decode(UUID.self, at: 0), role: role, disabled: try row.decode(Bool.self, at: 2),
+                passwordHash: try row.decode(String?.self, at: 3))
+        }
+
+        // Argon2, holding no connection; without an account (or a password yet), the dummy hash.
+        let verification = try await services.hasher.verify(password, against: account?.passwordHash)
+        guard verification.ok, let account else {
+            let record = try await context.transaction(loginContext) { tx in try await LoginFailures.recordFailure(in: tx, at: now) }
+            var error = GraphQLError.unauthenticated(wrongCredentials)
+            let wait = lockout.backoffSeconds(afterFailures: record.failures)
+            if wait > 0 { error.extensions?.append("retryAfterSeconds", .int(wait)) }
+            throw error
+        }
+        guard !account.disabled else {
+            throw GraphQLError.unauthenticated("This account has been switched off. Please talk to your agency.")
+        }
+        let newHash = verification.needsRehash ? try await services.hasher.hash(password) : nil
+
+        let person = AccountContext.person(tenantID: tenant.id, personID: account.personID, role: account.role)
+        return try await context.transaction(loginContext) { tx in
+            try await LoginFailures.reset(in: tx)
+            try await person.enter(on: tx)
+            if let newHash {
+                try await tx.execute(
+                    "update credentials set password_hash = $2, updated_at = now() where tenant_id = current_tenant_id() and person_id = $1",
+                    account.personID, newHash)
+            }
+            let (token, expiresAt) = try await Sessions.start(in: tx, personID: account.personID, policy: services.sessions)
+            guard let record = try await PersonRecord.find(account.personID, in: tx) else { throw GraphQLError.internal() }
+            return payload(token: token, expiresAt: expiresAt, person: record, tenant: tenant)
+        }
+    }
+
+    static let invalidCode = "That code is not right, or it has expired. Please ask your agency for a new one."
+
+    /// `activateAccount(code, username, password)`: sets the password (and the username, if
+    /// given) of the person the code was issued for, spends the code, ends their other sessions
+    /// (a re-issued code is how a forgotten password is reset) and logs them in.
+    static func activate(code text: String, username: String?, password: String, context: ResolverContext) async throws -> GraphQLValue {
+        let (tenant, services) = (context.tenant, context.services)
+        guard let code = ActivationCode(typed: text) else { throw GraphQLError.badUserInput(field: "code", invalidCode) }
+        let username = try username.map { try PeopleInput.username($0, field: "username") }
+        try PeopleInput.newPassword(password, policy: tenant.file.passwords, field: "password")
+        let activation = AccountContext.activation(tenantID: tenant.id, codeHash: code.storageHash)
+        let live = "tenant_id = current_tenant_id() and code_hash = current_secret_hash() and used_at is null and expires_at > now()"
+
+        let found = try await context.transaction(activation) { tx in
+            try await tx.query("select person_id from activation_codes where \(live)").count == 1
+        }
+        guard found else { throw GraphQLError.badUserInput(field: "code", invalidCode) }
+        let hash = try await services.hasher.hash(password)
+
+        return try await context.transaction(activation) { tx in
+            let spent = try await tx.query("update activation_codes set used_at = now() where \(live) returning person_id")
+            guard let personID = try spent.first?.decode(UUID.self, at: 0) else { throw GraphQLError.badUserInput(field: "code", invalidCode) }
+            // Their own row is visible whatever the role; the real role is read from it.
+            try await AccountContext.person(tenantID: tenant.id, personID: personID, role: .youngPerson).enter(on: tx)
+            guard let found = try await PersonRecord.find(personID, in: tx), !found.disabled else {
+                throw GraphQLError.badUserInput(field: "code", invalidCode)
+            }
+            try await AccountContext.person(tenantID: tenant.id, personID: personID, role: found.role).enter(on: tx)
+            if let username {
+                _ = try await PeopleInput.uniquely(field: "username") {
+                    try await tx.execute(
+                        "update people set username = $2 where tenant_id = current_tenant_id() and id = $1", personID, username)
+                }
+            }
+            try await tx.execute(
+                """
+                insert into credentials (tenant_id, person_id, password_hash) values (current_tenant_id(), $1, $2)
+                on conflict (tenant_id, person_id) do update set password_hash = excluded.password_hash, updated_at = now()
+                """, personID, hash)
+            try await Sessions.revoke(personID: personID, in: tx)
+            let (token, expiresAt) = try await Sessions.start(in: tx, personID: personID, policy: services.sessions)
+            guard let record = try await PersonRecord.find(personID, in: tx) else { throw GraphQLError.internal() }
+            return payload(token: token, expiresAt: expiresAt, person: record, tenant: tenant)
+        }
+    }
+
+    /// `changePassword(currentPassword, newPassword)`: checks the current one, sets the new one
+    /// and ends every other session of the person (this one stays).
+    static func changePassword(current: String, new: String, context: ResolverContext) async throws -> Bool {
+        let viewer = try context.requireViewer()
+        let services = context.services
+        try PeopleInput.newPassword(new, policy: context.tenant.file.passwords, field: "newPassword")
+        let wrong = GraphQLError.badUserInput(field: "currentPassword", "That is not your current password.")
+        guard current.utf8.count <= PasswordHasher.maxPasswordBytes else { throw wrong }
+        let stored = try await context.transaction { tx in
+            try await tx.query(
+                "select password_hash from credentials where tenant_id = current_tenant_id() and person_id = $1", viewer.personID
+            ).first?.decode(String.self, at: 0)
+        }
+        guard try await services.hasher.verify(current, against: stored).ok else { throw wrong }
+        let hash = try await services.hasher.hash(new)
+        try await context.transaction { tx in
+            try await tx.execute(
+                "update credentials set password_hash = $2, updated_at = now() where tenant_id = current_tenant_id() and person_id = $1",
+                viewer.personID, hash)
+            try await Sessions.revoke(personID: viewer.personID, except: viewer.sessionID, in: tx)
+        }
+        return true
+    }
+}

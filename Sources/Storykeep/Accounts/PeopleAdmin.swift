@@ -1,0 +1,171 @@
+public import Foundation
+public import GraphQL
+public import Postgres
+
+/// A person to add, as an agency admin (or `storykeep user create`) describes them.
+public struct NewPerson: Sendable {
+    public var role: PersonRole
+    public var displayName: String
+    public var username: String?
+    public var email: String?
+    public var externalRef: String?
+
+    public init(role: PersonRole, displayName: String, username: String? = nil, email: String? = nil, externalRef: String? = nil) {
+        self.role = role
+        self.displayName = displayName
+        self.username = username
+        self.email = email
+        self.externalRef = externalRef
+    }
+
+    /// From the GraphQL input `CreatePersonInput`.
+    init(input: GraphQLObject) throws {
+        guard let role = input["role"]?.stringValue.flatMap(PersonRole.init(rawValue:)) else {
+            throw GraphQLError.badUserInput(field: "input.role", "Unknown role.")
+        }
+        self.init(
+            role: role, displayName: input["displayName"]?.stringValue ?? "", username: input["username"]?.stringValue,
+            email: input["email"]?.stringValue, externalRef: input["externalRef"]?.stringValue)
+    }
+
+    /// Checked and trimmed; BAD_USER_INPUT names the `input.` field at fault.
+    func checked() throws -> NewPerson {
+        var person = self
+        person.displayName = try PeopleInput.text(displayName, field: "input.displayName", what: "A name")
+        person.username = try username.map { try PeopleInput.username($0, field: "input.username") }
+        person.email = try email.map { try PeopleInput.email($0, field: "input.email") }
+        person.externalRef = try externalRef.map { try PeopleInput.text($0, field: "input.externalRef", what: "A case reference") }
+        if role != .youngPerson && person.email == nil {
+            throw GraphQLError.badUserInput(field: "input.email", "Adults log in with their email: please give one.")
+        }
+        if person.username == nil && person.email == nil {
+            throw GraphQLError.badUserInput(field: "input.username", "A young person needs a username (or an email) to log in.")
+        }
+        return person
+    }
+}
+
+/// A person just added, or given a new code: the code exists only here (it is stored hashed).
+public struct IssuedActivation: Sendable {
+    public var person: PersonRecord
+    public var code: ActivationCode
+    public var expiresAt: Date
+
+    /// The GraphQL type `ActivationPayload`.
+    func graphQLValue(termsVersion: String) -> GraphQLValue {
+        .object([
+            "person": person.graphQLValue(termsVersion: termsVersion),
+            "activationCode": .string(code.displayText),
+            "activationCodeExpiresAt": .string(DateTimeScalar.string(expiresAt)),
+        ])
+    }
+}
+
+/// What agency admins do to people. Each function runs in a transaction of an admin's context
+/// (`AGENCY_ADMIN`, or ``AccountContext/tenantOperator(tenantID:)`` at the command line).
+public enum PeopleAdmin {
+    /// How long an activation code works.
+    public static let activationCodeLifetimeDays = 7
+
+    /// Adds a person and issues their first activation code.
+    public static func create(_ person: NewPerson, in tx: some PostgresQueryable) async throws -> IssuedActivation {
+        let person = try person.checked()
+        let rows = try await PeopleInput.uniquely {
+            try await tx.query(
+                """
+                insert into people as p (tenant_id, role, display_name, username, email, external_ref)
+                values (current_tenant_id(), $1::person_role, $2, $3, $4, $5)
+                returning \(PersonRecord.columns)
+                """, person.role.rawValue, person.displayName, person.username, person.email, person.externalRef)
+        }
+        return try await issueCode(for: try PersonRecord(row: rows[0]), in: tx)
+    }
+
+    /// A new code for the person with `id`; their unused codes stop working.
+    static func reissueCode(personID: String, in tx: some PostgresQueryable) async throws -> IssuedActivation {
+        let person = try await find(personID, in: tx)
+        guard !person.disabled else {
+            throw GraphQLError.badUserInput(field: "personId", "This person is switched off: they cannot log in.")
+        }
+        // Expired now (but after they were made, as activation_codes_expiry wants).
+        try await tx.execute(
+            """
+            update activation_codes set expires_at = greatest(now(), created_at + interval '1 millisecond')
+            where tenant_id = current_tenant_id() and person_id = $1 and used_at is null and expires_at > now()
+            """, person.id)
+        return try await issueCode(for: person, in: tx)
+    }
+
+    /// Switches the person off: no more logins, their sessions and codes end now.
+    static func disable(personID: String, viewer: Viewer, in tx: some PostgresQueryable) async throws -> PersonRecord {
+        let person = try await find(personID, in: tx)
+        guard person.id != viewer.personID else {
+            throw GraphQLError.badUserInput(field: "personId", "You cannot switch yourself off.")
+        }
+        try await tx.execute(
+            "update people set disabled_at = now() where tenant_id = current_tenant_id() and id = $1 and disabled_at is null", person.id)
+        try await Sessions.revoke(personID: person.id, in: tx)
+        try await tx.execute(
+            """
+            update activation_codes set expires_at = greatest(now(), created_at + interval '1 millisecond')
+            where tenant_id = current_tenant_id() and person_id = $1 and used_at is null and expires_at > now()
+            """, person.id)
+        guard let disabled = try await PersonRecord.find(person.id, in: tx) else { throw GraphQLError.internal() }
+        return disabled
+    }
+
+    /// `people(role, first, after)`: oldest first, by creation time then id; the cursor is the
+    /// position of the last person of a page.
+    static func page(role: String?, first: Int, after: String?, termsVersion: String, in tx: some PostgresQueryable) async throws -> GraphQLValue {
+        guard (1...100).contains(first) else { throw GraphQLError.badUserInput(field: "first", "Ask for 1 to 100 people at a time.") }
+        var position: (micros: Int64, id: UUID)?
+        if let after {
+            guard let decoded = Data(base64Encoded: after).map({ String(decoding: $0, as: UTF8.self) }),
+                case let parts = decoded.split(separator: ":"), parts.count == 3, parts[0] == "p",
+                let micros = Int64(parts[1]), let id = UUID(uuidString: String(parts[2]))
+            else { throw GraphQLError.badUserInput(field: "after", "That cursor is not one this API gave.") }
+            position = (micros, id)
+        }
+        let rows = try await tx.query(
+            """
+            select \(PersonRecord.columns), (extract(epoch from p.created_at) * 1000000)::bigint
+            from people p
+            where p.tenant_id = current_tenant_id() and ($1::text is null or p.role::text = $1)
+              and ($2::bigint is null
+                   or (p.created_at, p.id) > (timestamptz 'epoch' + $2::bigint * interval '1 microsecond', $3::uuid))
+            order by p.created_at, p.id
+            limit $4
+            """, role, position?.micros, position?.id, first + 1)
+        var edges: [GraphQLValue] = []
+        var endCursor: GraphQLValue = .null
+        for row in rows.prefix(first) {
+            let person = try PersonRecord(row: row)
+            let micros = try row.decode(Int64.self, at: PersonRecord.columnCount)
+            let cursor = GraphQLValue.string(Data("p:\(micros):\(person.id.uuidString)".utf8).base64EncodedString())
+            edges.append(.object(["cursor": cursor, "node": person.graphQLValue(termsVersion: termsVersion)]))
+            endCursor = cursor
+        }
+        return .object([
+            "edges": .list(edges),
+            "pageInfo": .object(["hasNextPage": .bool(rows.count > first), "endCursor": endCursor]),
+        ])
+    }
+
+    private static func find(_ id: String, in tx: some PostgresQueryable) async throws -> PersonRecord {
+        guard let uuid = UUID(uuidString: id), let person = try await PersonRecord.find(uuid, in: tx) else {
+            throw GraphQLError.badUserInput(field: "personId", "There is no such person in this agency.")
+        }
+        return person
+    }
+
+    private static func issueCode(for person: PersonRecord, in tx: some PostgresQueryable) async throws -> IssuedActivation {
+        let code = try ActivationCode.generate()
+        let rows = try await tx.query(
+            """
+            insert into activation_codes (tenant_id, person_id, code_hash, expires_at)
+            values (current_tenant_id(), $1, $2, now() + $3::int * interval '1 day')
+            returning expires_at
+            """, person.id, code.storageHash, activationCodeLifetimeDays)
+        return IssuedActivation(person: person, code: code, expiresAt: try rows[0].decode(Date.self, at: 0))
+    }
+}

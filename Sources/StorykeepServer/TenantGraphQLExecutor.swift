@@ -1,0 +1,34 @@
+public import GraphQL
+public import Hummingbird
+public import Storykeep
+
+/// The tenant GraphQL endpoint's engine: GraphQL over HTTP (`GraphQLHTTPHandler`) hands it each
+/// operation with the tenant the route found, and it runs it with ``TenantGraphQL`` as whoever
+/// the request's `Authorization: Bearer <token>` says (or nobody).
+///
+/// `storykeep serve` mounts it with one line: `GraphQLHTTPHandler(executor: TenantGraphQLExecutor(...))`
+/// among the tenant endpoints, so every tenant answers at `/t/<slug>/graphql` and on its hosts.
+public struct TenantGraphQLExecutor: GraphQLHTTPExecutor {
+    public typealias Context = TenantRequestContext
+
+    public let graphQL: TenantGraphQL
+
+    public init(graphQL: TenantGraphQL) {
+        self.graphQL = graphQL
+    }
+
+    public func execute(_ operation: GraphQLHTTPOperation, request: Request, context: Context) async -> GraphQLHTTPResult {
+        let outcome = await graphQL.execute(
+            GraphQLRequest(
+                query: operation.query, operationName: operation.operationName, variables: operation.variables,
+                extensions: operation.extensions),
+            tenant: context.tenant, authorization: request.headers[.authorization],
+            allowedOperationTypes: operation.allowedOperationTypes)
+        switch outcome {
+        case .response(let response):
+            return .response(json: response.jsonBytes(), executionStarted: !response.isRequestError)
+        case .operationNotAllowed(let type):
+            return .operationNotAllowed(type)
+        }
+    }
+}
