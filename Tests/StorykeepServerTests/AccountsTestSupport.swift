@@ -88,8 +88,12 @@ extension GraphQLValue {
     var errorMessage: String? { self["errors"]?.listValue?.first?["message"]?.stringValue }
 }
 
-/// Runs `test` against the server with `tenantCount` fresh tenants.
-func withAccounts(tenants tenantCount: Int = 1, _ test: @escaping @Sendable (AccountsHarness) async throws -> Void) async throws {
+/// Runs `test` against the server with `tenantCount` fresh tenants, hashing new passwords with
+/// `argon2` (the floor by default).
+func withAccounts(
+    tenants tenantCount: Int = 1, argon2 parameters: Argon2Parameters = .floor,
+    _ test: @escaping @Sendable (AccountsHarness) async throws -> Void
+) async throws {
     let files = try await makeTenants(tenantCount)
     let app = try testPool("DATABASE_URL")
     let owner = try testPool("STORYKEEP_OWNER_DATABASE_URL")
@@ -103,7 +107,7 @@ func withAccounts(tenants tenantCount: Int = 1, _ test: @escaping @Sendable (Acc
         let graphQL = TenantGraphQL(
             schemas: TenantSchemas(directory: URL(fileURLWithPath: repositoryRoot + "/Schema")),
             services: DomainServices(
-                pool: app, hasher: try PasswordHasher(pool: argon2),
+                pool: app, hasher: try PasswordHasher(parameters: parameters, pool: argon2),
                 sessions: SessionPolicy(maxLifetimeSeconds: 3600, idleTimeoutSeconds: 600),
                 logger: Logger(label: "accounts-test"), now: { clock.now }))
         let endpoints: [any TenantEndpoint] = [GraphQLHTTPHandler(executor: TenantGraphQLExecutor(graphQL: graphQL))]

@@ -29,7 +29,9 @@ enum Login {
         }
         let lockout = Lockout(freeAttempts: tenant.file.lockout.freeAttempts, maxBackoffSeconds: tenant.file.lockout.maxBackoffSeconds)
         let loginContext = AccountContext.login(tenantID: tenant.id, loginName: name)
-        let now = services.now()
+        // In whole microseconds, as PostgreSQL keeps the failure's time: the back-off is then
+        // judged against exactly the time recorded.
+        let now = Date(timeIntervalSinceReferenceDate: (services.now().timeIntervalSinceReferenceDate * 1e6).rounded() / 1e6)
 
         struct Account: Sendable {
             var personID: UUID, role: PersonRole, disabled: Bool, passwordHash: String?

@@ -1,0 +1,80 @@
+import Foundation
+import GraphQL
+import Storykeep
+import Testing
+
+// Failed logins over HTTP (issue 4): counted per tenant and name whether or not the account
+// exists; from the 3rd failure each attempt waits 2^n s; a locked attempt is refused unjudged.
+// The server's clock is the harness's TestClock: the tests move it, they never sleep.
+
+@Suite("Accounts over HTTP: lockout")
+struct AccountsLockoutHTTPTests {
+    @Test func threeFailuresThenBackOffForAnExistingAccount() async throws {
+        try await withAccounts { h in
+            _ = try await h.admin()
+            let name = "ada@\(h.tenant.slug).example"
+            let right = "admin password 1"
+            for attempt in 1...3 {
+                let failed = try await h.login(name, "wrong password \(attempt)")
+                #expect(failed.errorCode == "UNAUTHENTICATED")
+                #expect(failed.errorMessage == "That username or password is not right.")
+                // The 3rd failure says how long the next attempt must wait.
+                #expect(failed.errorExtensions?["retryAfterSeconds"] == (attempt == 3 ? .int(2) : nil))
+            }
+            // Locked for 2 s from the 3rd failure, even with the right password.
+            var locked = try await h.login(name, right)
+            #expect(locked.errorCode == "LOCKED_OUT")
+            #expect(locked.errorExtensions?["retryAfterSeconds"] == .int(2))
+            #expect(locked["data"]?["login"] == nil || locked["data"] == .null)
+            h.clock.advance(seconds: 1.2)
+            locked = try await h.login(name, right)
+            #expect(locked.errorExtensions?["retryAfterSeconds"] == .int(1))
+            // Once the wait is over, the right password works and forgets the failures.
+            h.clock.advance(seconds: 0.8)
+            let success = try await h.login(name, right)
+            #expect(success["data"]?["login"]?["token"]?.stringValue != nil, "\(success.json)")
+            for _ in 1...2 {
+                #expect(try await h.login(name, "wrong again").errorExtensions?["retryAfterSeconds"] == nil)
+            }
+        }
+    }
+
+    @Test func theSameBackOffForANameNobodyHas() async throws {
+        try await withAccounts { h in
+            let name = "nobody-\(h.tenant.slug.suffix(8))"
+            var messages: Set<String> = []
+            for _ in 1...3 {
+                let failed = try await h.login(name, "some password")
+                #expect(failed.errorCode == "UNAUTHENTICATED")
+                messages.insert(failed.errorMessage ?? "")
+            }
+            #expect(messages == ["That username or password is not right."])
+            #expect(try await h.login(name, "some password").errorExtensions?["retryAfterSeconds"] == .int(2))
+            h.clock.advance(seconds: 2)
+            // The 4th failure doubles the wait; the count is per name, in any case and spacing.
+            let fourth = try await h.login(" \(name.uppercased()) ", "some password")
+            #expect(fourth.errorCode == "UNAUTHENTICATED")
+            #expect(fourth.errorExtensions?["retryAfterSeconds"] == .int(4))
+            let locked = try await h.login(name, "some password")
+            #expect(locked.errorCode == "LOCKED_OUT")
+            #expect(locked.errorExtensions?["retryAfterSeconds"] == .int(4))
+            // Another name is not locked.
+            #expect(try await h.login("someone-else", "x").errorCode == "UNAUTHENTICATED")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aLockedAttemptRunsNoArgon2() async throws {
+        try await withAccounts { h in
+            let name = "nobody-\(h.tenant.slug.suffix(8))"
+            for _ in 1...3 { _ = try await h.login(name, "wrong") }
+            // Occupy the only Argon2 thread: an attempt that needed a hash would wait for it.
+            let release = DispatchSemaphore(value: 0)
+            let occupied = Task { try await h.argon2.run { release.wait() } }
+            defer { release.signal() }
+            let locked = try await h.login(name, "wrong")
+            #expect(locked.errorCode == "LOCKED_OUT")
+            release.signal()
+            try await occupied.value
+        }
+    }
+}
