@@ -16,6 +16,8 @@ struct StorykeepCommand: AsyncParsableCommand {
             ServeCommand.self,
             MigrateCommand.self,
             TenantCommand.self,
+            UserCommand.self,
+            SchemaCommand.self,
             GQLCommand.self,
         ]
     )

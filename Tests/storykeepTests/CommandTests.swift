@@ -128,3 +128,36 @@ struct Storykeep {
         #expect(result.status == 0, "\(result.errors)")
     }
 }
+
+@Suite struct UserAndSchemaCommandTests {
+    @Test func userCreatePrintsOneJSONObjectWithTheCode() throws {
+        for name in ["DATABASE_URL", "STORYKEEP_OWNER_DATABASE_URL"] where ProcessInfo.processInfo.environment[name] == nil {
+            Issue.record("\(name) is not set: run the tests with `make test`, which starts a database")
+            return
+        }
+        let (dir, slug) = try TenantCommandTests().tenantDirectory()
+        #expect(try Storykeep.run("tenant", "apply", dir).status == 0)
+        let created = try Storykeep.run(
+            "user", "create", "--tenant", slug, "--role", "AGENCY_ADMIN", "--email", "first.admin@example.org", "--json")
+        #expect(created.status == 0, "\(created.errors)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(created.output.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["personId", "activationCode"])
+        #expect(UUID(uuidString: object["personId"] as? String ?? "") != nil)
+        #expect((object["activationCode"] as? String)?.wholeMatch(of: /[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}/) != nil)
+        // The same email again is refused, naming the option.
+        let again = try Storykeep.run("user", "create", "--tenant", slug, "--role", "CARER", "--email", "FIRST.ADMIN@example.org")
+        #expect(again.status != 0)
+        #expect(again.errors.contains("--email: Someone in this agency already has this email."))
+        let plain = try Storykeep.run("user", "create", "--tenant", slug, "--role", "YOUNG_PERSON", "--username", "kid-one")
+        #expect(plain.status == 0, "\(plain.errors)")
+        #expect(plain.output.contains("Activation code: "))
+        #expect(try Storykeep.run("user", "create", "--tenant", slug, "--role", "KING", "--email", "a@b").status != 0)
+    }
+
+    @Test func schemaPrintComposesTheTenantsModules() throws {
+        let result = try Storykeep.run("schema", "print", "--tenant", "demo")
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("type Query {"))
+        #expect(result.output.contains("login(username: String!, password: String!): LoginPayload!"))
+    }
+}
