@@ -126,6 +126,11 @@ enum Login {
             try await Sessions.revoke(personID: personID, in: tx)
             let (token, expiresAt) = try await Sessions.start(in: tx, personID: personID, policy: services.sessions)
             guard let record = try await PersonRecord.find(personID, in: tx) else { throw GraphQLError.internal() }
+            // A new password starts with a clean slate: the failures of their names are forgotten.
+            for name in [record.username, record.email].compactMap({ $0 }) {
+                try await AccountContext.login(tenantID: tenant.id, loginName: name).enter(on: tx)
+                try await LoginFailures.reset(in: tx)
+            }
             return payload(token: token, expiresAt: expiresAt, person: record, tenant: tenant)
         }
     }
