@@ -77,4 +77,22 @@ struct AccountsLockoutHTTPTests {
             try await occupied.value
         }
     }
+
+    @Test func wrongCurrentPasswordsInChangePasswordBackOffToo() async throws {
+        try await withAccounts { h in
+            let token = try await h.admin()
+            let change = "mutation($c: String!) { changePassword(currentPassword: $c, newPassword: \"a brand new password\") }"
+            for _ in 1...3 {
+                let wrong = try await h.graphQL(change, ["c": .string("guess")], token: token)
+                #expect(wrong.errorExtensions?["field"] == .string("currentPassword"))
+            }
+            // Locked for the name, for changing the password and for logging in alike.
+            let locked = try await h.graphQL(change, ["c": .string("admin password 1")], token: token)
+            #expect(locked.errorCode == "LOCKED_OUT")
+            #expect(locked.errorExtensions?["retryAfterSeconds"] == .int(2))
+            #expect(try await h.login("ada@\(h.tenant.slug).example", "admin password 1").errorCode == "LOCKED_OUT")
+            h.clock.advance(seconds: 2)
+            #expect(try await h.graphQL(change, ["c": .string("admin password 1")], token: token)["data"]?["changePassword"] == .bool(true))
+        }
+    }
 }

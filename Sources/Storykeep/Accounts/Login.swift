@@ -137,18 +137,39 @@ enum Login {
 
     /// `changePassword(currentPassword, newPassword)`: checks the current one, sets the new one
     /// and ends every other session of the person (this one stays).
+    ///
+    /// A wrong current password counts as a failed login of the person's name, under the same
+    /// back-off: a session left open on a shared computer is no way to guess the password fast.
     static func changePassword(current: String, new: String, context: ResolverContext) async throws -> Bool {
         let viewer = try context.requireViewer()
-        let services = context.services
-        try PeopleInput.newPassword(new, policy: context.tenant.file.passwords, field: "newPassword")
+        let (tenant, services) = (context.tenant, context.services)
+        try PeopleInput.newPassword(new, policy: tenant.file.passwords, field: "newPassword")
         let wrong = GraphQLError.badUserInput(field: "currentPassword", "That is not your current password.")
         guard current.utf8.count <= PasswordHasher.maxPasswordBytes else { throw wrong }
-        let stored = try await context.transaction { tx in
-            try await tx.query(
-                "select password_hash from credentials where tenant_id = current_tenant_id() and person_id = $1", viewer.personID
-            ).first?.decode(String.self, at: 0)
+        let lockout = Lockout(freeAttempts: tenant.file.lockout.freeAttempts, maxBackoffSeconds: tenant.file.lockout.maxBackoffSeconds)
+        let now = Date(timeIntervalSinceReferenceDate: (services.now().timeIntervalSinceReferenceDate * 1e6).rounded() / 1e6)
+        let (stored, name) = try await context.transaction { tx in
+            let row = try await tx.query(
+                """
+                select c.password_hash, coalesce(p.username, p.email)
+                from people p left join credentials c on c.tenant_id = p.tenant_id and c.person_id = p.id
+                where p.tenant_id = current_tenant_id() and p.id = $1
+                """, viewer.personID
+            ).first
+            let name = try row?.decode(String?.self, at: 1) ?? ""
+            try await AccountContext.login(tenantID: tenant.id, loginName: name).enter(on: tx)
+            let record = try await LoginFailures.read(in: tx)
+            if case .locked(let seconds) = lockout.decide(failures: record.failures, lastFailureAt: record.lastFailureAt, now: now) {
+                throw GraphQLError.lockedOut(retryAfterSeconds: seconds)
+            }
+            return (try row?.decode(String?.self, at: 0), name)
         }
-        guard try await services.hasher.verify(current, against: stored).ok else { throw wrong }
+        guard try await services.hasher.verify(current, against: stored).ok else {
+            try await context.transaction(.login(tenantID: tenant.id, loginName: name)) { tx in
+                _ = try await LoginFailures.recordFailure(in: tx, at: now)
+            }
+            throw wrong
+        }
         let hash = try await services.hasher.hash(new)
         try await context.transaction { tx in
             try await tx.execute(
