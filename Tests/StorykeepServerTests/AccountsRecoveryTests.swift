@@ -46,6 +46,21 @@ struct AccountsRecoveryTests {
         }
     }
 
+    @Test func anExpiredCodeIsRefused() async throws {
+        try await withAccounts { h in
+            let issued = try await h.createAsOperator(NewPerson(role: .youngPerson, displayName: "Sam", username: "sam-late"))
+            try await h.app.transaction(settings: AccountContext.tenantOperator(tenantID: h.tenant.id).settings) { tx in
+                _ = try await tx.execute(
+                    "update activation_codes set expires_at = created_at + interval '1 millisecond' where person_id = $1", issued.person.id)
+            }
+            let late = try await h.graphQL(
+                "mutation($c: String!) { activateAccount(code: $c, password: \"a good password\") { token } }",
+                ["c": .string(issued.code.displayText)])
+            #expect(late.errorCode == "BAD_USER_INPUT")
+            #expect(late.errorExtensions?["field"] == .string("code"))
+        }
+    }
+
     @Test func anExpiredSessionIsRefusedAndUseSlidesExpiry() async throws {
         try await withAccounts { h in
             let issued = try await h.createAsOperator(NewPerson(role: .youngPerson, displayName: "Sam", username: "sam-sessions"))

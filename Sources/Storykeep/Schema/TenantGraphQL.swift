@@ -28,17 +28,20 @@ public struct TenantGraphQL: Sendable {
 
     /// As the server's configuration says: the SDL in `graphql.schemaDirectory` (relative to
     /// `root`, the checkout, unless absolute), Argon2 with `argon2.*` on a pool of
-    /// `argon2.concurrentHashes` threads, sessions as `sessions.*`.
+    /// `argon2.concurrentHashes` threads, sessions as `sessions.*`. Throws when the modules'
+    /// schema does not compose (see ``TenantSchemas/checkAllModules()``).
     public init(config: StorykeepConfig, pool: PostgresPool, logger: Logger, root: String = ".") throws {
         let argon2 = config.argon2
         let hasher = try PasswordHasher(
             parameters: Argon2Parameters(memoryKiB: argon2.memoryKiB, iterations: argon2.iterations, parallelism: argon2.parallelism),
             pool: BoundedWorkerPool(threadCount: argon2.concurrentHashes, name: "argon2"))
         let directory = config.graphql.schemaDirectory
+        let schemas = TenantSchemas(
+            directory: URL(fileURLWithPath: directory.hasPrefix("/") ? directory : root + "/" + directory),
+            documentCacheSize: config.graphql.documentCacheSize)
+        try schemas.checkAllModules()
         self.init(
-            schemas: TenantSchemas(
-                directory: URL(fileURLWithPath: directory.hasPrefix("/") ? directory : root + "/" + directory),
-                documentCacheSize: config.graphql.documentCacheSize),
+            schemas: schemas,
             services: DomainServices(pool: pool, hasher: hasher, sessions: SessionPolicy(config.sessions), logger: logger))
     }
 

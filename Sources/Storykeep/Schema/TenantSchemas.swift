@@ -54,6 +54,12 @@ public final class TenantSchemas: Sendable {
         }
     }
 
+    /// Composes the schema of every module, so that a module whose SDL or resolvers are wrong
+    /// fails the server's start rather than a tenant's first request.
+    public func checkAllModules() throws {
+        _ = try compose(modules.map(\.name))
+    }
+
     /// Builds the schema of the named modules.
     func compose(_ names: [String]) throws -> ComposedSchema {
         let chosen = names.compactMap { name in modules.first { $0.name == name } }
