@@ -100,8 +100,8 @@ struct JournalArchiveTests {
                 try await ArchiveStore(tx).deleteEntry(id: entry.id, now: now.addingTimeInterval(-100 * day))
                 return entry
             }
-            let outcome = try await db.app.transaction(settings: ArchivePurge.settings(tenantID: db.tenant.id)) { tx throws in
-                try await ArchivePurge.purge(olderThan: retention, now: now, on: tx)
+            let outcome = try await db.app.transaction { tx throws in
+                try await ArchivePurge.purge(tenantID: db.tenant.id, olderThan: retention, now: now, on: tx)
             }
             #expect(outcome == ArchivePurge.Outcome(entries: 1, media: 1))
             try await db.asSam { tx throws in
@@ -115,8 +115,8 @@ struct JournalArchiveTests {
                 #expect(try await ArchiveStore(tx).archive(first: 10, retention: retention).items.map(\.item.entry.id) == [stranger.id])
             }
             // Purging again finds nothing more.
-            let again = try await db.app.transaction(settings: ArchivePurge.settings(tenantID: db.tenant.id)) { tx throws in
-                try await ArchivePurge.purge(olderThan: retention, now: now, on: tx)
+            let again = try await db.app.transaction { tx throws in
+                try await ArchivePurge.purge(tenantID: db.tenant.id, olderThan: retention, now: now, on: tx)
             }
             #expect(again == ArchivePurge.Outcome(entries: 0, media: 0))
         }
@@ -183,8 +183,8 @@ struct JournalArchiveTests {
                 _ = try await ArchiveStore(tx).restoreEntry(id: entry.id)
                 let xid = try await tx.query("select pg_current_xact_id()::text")[0].decode(String.self, at: 0)
                 let purge = Task {
-                    try await db.app.transaction(settings: ArchivePurge.settings(tenantID: tenant)) { tx throws in
-                        try await ArchivePurge.purge(olderThan: retention, now: now, on: tx)
+                    try await db.app.transaction { tx throws in
+                        try await ArchivePurge.purge(tenantID: tenant, olderThan: retention, now: now, on: tx)
                     }
                 }
                 try await waitForLockWaiter(on: xid, db)
@@ -208,8 +208,8 @@ struct JournalArchiveTests {
             // The other way round: the purge deleted the row first; the restore waits, then finds
             // nothing to restore and says so.
             let sam = db.tenant.samContext
-            let restore = try await db.app.transaction(settings: ArchivePurge.settings(tenantID: db.tenant.id)) { tx throws in
-                #expect(try await ArchivePurge.purge(olderThan: retention, now: now, on: tx).entries == 1)
+            let restore = try await db.app.transaction { tx throws in
+                #expect(try await ArchivePurge.purge(tenantID: db.tenant.id, olderThan: retention, now: now, on: tx).entries == 1)
                 let xid = try await tx.query("select pg_current_xact_id()::text")[0].decode(String.self, at: 0)
                 let restore = Task {
                     try await db.app.transaction(settings: sam.settings) { tx throws in

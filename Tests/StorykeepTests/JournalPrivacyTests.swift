@@ -255,21 +255,20 @@ struct JournalPrivacyTests {
         }
     }
 
-    @Test func thePurgeSeesArchivedEntriesOnlyAndWritesNothing() async throws {
+    @Test func onlyArchivedEntriesAreDeletedAndOnlyByTheirAuthor() async throws {
         try await JournalDatabase.run { db in
             let journal = try await SamsJournal(db)
-            let purge = ArchivePurge.settings(tenantID: db.tenant.id)
-            #expect(try await db.visibleCounts(purge) == [
-                "entries": 1, "media": 1, "entry_media": 2, "tags": 0, "entry_tags": 0, "check_in_skips": 0, "profiles": 0,
-            ])
-            #expect(await db.attempt(purge, "select id from entries where archived_at is null") == .rows(0))
-            #expect(await db.attempt(purge, "select id from media where id = $1", journal.photo.id) == .rows(0))
-            #expect(await db.attempt(purge, "delete from entries where id = $1", journal.entry.id) == .rows(0))
-            #expect(await db.attempt(purge, "delete from media where id = $1", journal.photo.id) == .rows(0))
-            #expect(await db.attempt(purge, "update entries set archived_at = null where id = $1", journal.archived.id) == .rows(0))
-            #expect(await db.attempt(
-                purge, "insert into entries (tenant_id, author_id, day, kind) values (current_tenant_id(), $1, '2026-11-01', 'TEXT')",
-                db.tenant.sam) == .failed("42501"))
+            let sam = db.tenant.samContext.settings
+            // A live entry, or a file of one, cannot be deleted outright, even by its author.
+            #expect(await db.attempt(sam, "delete from entries where id = $1", journal.entry.id) == .rows(0))
+            #expect(await db.attempt(sam, "delete from media where id = $1", journal.photo.id) == .rows(0))
+            // An archived one can, by its author (the purge does it in their name).
+            #expect(await db.attempt(sam, "delete from entries where id = $1", journal.archived.id) == .rows(1))
+            #expect(await db.attempt(sam, "delete from media where id = $1", journal.voice.id) == .rows(1))
+            // By nobody else (expectNothing tries the others).
+            for context in [db.tenant.alexContext, db.tenant.adminContext, .tenantOperator(tenantID: db.tenant.id)] {
+                #expect(await db.attempt(context.settings, "delete from entries where archived_at is not null") == .rows(0))
+            }
             try await expectIntact(db, journal)
         }
     }

@@ -94,14 +94,16 @@ public struct ArchiveStore<Database: PostgresQueryable>: Sendable {
 }
 
 /// The archive's clean-up: removes a tenant's entries archived longer than the retention period,
-/// with their tags' links and their media, in one statement.
+/// with their tags' links and their media.
 ///
-/// It runs in a transaction of the PURGE pseudo-role (`settings(tenantID:)`), which sees and
-/// may delete the tenant's archived entries and their files, and nothing else
-/// (Migrations/0003_journals.sql). An entry restored while a purge runs is never removed: the
-/// deletion re-checks `archived_at` on the row it locks (PostgreSQL re-evaluates a DELETE's
-/// condition on the newest version of a row updated concurrently), and the files go only with
-/// the entries actually deleted.
+/// Journals are their authors' alone, archived entries included (Migrations/0004_journals_author_only.sql),
+/// so the purge acts in each author's own context: it lists the tenant's people as the tenant's
+/// operator (who sees people, never journals), then, in the same transaction, enters each
+/// person's context and deletes their entries archived before the cut-off, in one statement per
+/// person. An entry restored while a purge runs is never removed: the deletion re-checks
+/// `archived_at` on the row it locks (PostgreSQL re-evaluates a DELETE's condition, and the
+/// delete policy's, on the newest version of a row updated concurrently), and the files go only
+/// with the entries actually deleted.
 public enum ArchivePurge {
     /// What was removed.
     public struct Outcome: Sendable, Hashable {
@@ -109,18 +111,9 @@ public enum ArchivePurge {
         public var media: Int
     }
 
-    /// The transaction settings of a purge in `tenantID`: the PURGE role and no person, every
-    /// setting of `AccountContext` given so none is inherited.
-    public static func settings(tenantID: UUID) -> [String: String] {
-        [
-            "storykeep.tenant_id": tenantID.uuidString, "storykeep.person_id": "", "storykeep.role": "PURGE",
-            "storykeep.login_name": "", "storykeep.secret_hash": "",
-        ]
-    }
-
     /// Purges each of `tenants` (disabled ones too: their archives age all the same) with its
-    /// own retention period, one transaction per tenant in its PURGE context, telling `progress`
-    /// after each (for `storykeep purge`'s progress line). Returns the totals.
+    /// own retention period, one transaction per tenant, telling `progress` after each (for
+    /// `storykeep purge`'s progress line). Returns the totals.
     public static func purge(
         _ tenants: [Tenant], pool: PostgresPool, now: Date,
         progress: (_ tenant: Tenant, _ outcome: Outcome) -> Void = { _, _ in }
@@ -128,8 +121,8 @@ public enum ArchivePurge {
         var total = Outcome(entries: 0, media: 0)
         for tenant in tenants {
             let retention = Duration.seconds(tenant.file.archive.retentionDays * 86_400)
-            let outcome = try await pool.transaction(settings: settings(tenantID: tenant.id)) { tx in
-                try await purge(olderThan: retention, now: now, on: tx)
+            let outcome = try await pool.transaction { tx in
+                try await purge(tenantID: tenant.id, olderThan: retention, now: now, on: tx)
             }
             total.entries += outcome.entries
             total.media += outcome.media
@@ -138,26 +131,40 @@ public enum ArchivePurge {
         return total
     }
 
-    /// Removes the entries archived before `now - retention`, and their media.
-    public static func purge(olderThan retention: Duration, now: Date, on database: some PostgresQueryable) async throws
-        -> Outcome
-    {
+    /// Removes the entries of the tenant `tenantID` archived before `now - retention`, and their
+    /// media, in the transaction `database`, whose context it sets (and leaves on the last person
+    /// purged: end the transaction after it). 1 + 2 × people statements.
+    public static func purge(
+        tenantID: UUID, olderThan retention: Duration, now: Date, on database: some PostgresQueryable
+    ) async throws -> Outcome {
         let seconds = Double(retention.components.seconds) + Double(retention.components.attoseconds) / 1e18
-        let row = try await database.query(
-            """
-            with purged as (
-                delete from entries e
-                where e.tenant_id = current_tenant_id() and e.archived_at is not null and e.archived_at < $1
-                returning e.tenant_id, e.id
-            ), purged_media as (
-                delete from media m
-                using entry_media em, purged p
-                where em.tenant_id = p.tenant_id and em.entry_id = p.id
-                  and m.tenant_id = em.tenant_id and m.id = em.media_id
-                returning m.id
-            )
-            select (select count(*) from purged), (select count(*) from purged_media)
-            """, now.addingTimeInterval(-seconds))[0]
-        return Outcome(entries: try row.decode(Int.self, at: 0), media: try row.decode(Int.self, at: 1))
+        let cutoff = now.addingTimeInterval(-seconds)
+        try await AccountContext.tenantOperator(tenantID: tenantID).enter(on: database)
+        let people = try await database.query("select id, role::text from people where tenant_id = current_tenant_id() order by id")
+            .map { (try $0.decode(UUID.self, at: 0), try $0.decode(String.self, at: 1)) }
+        var total = Outcome(entries: 0, media: 0)
+        for (person, roleName) in people {
+            guard let role = PersonRole(rawValue: roleName) else { continue }
+            try await AccountContext.person(tenantID: tenantID, personID: person, role: role).enter(on: database)
+            let row = try await database.query(
+                """
+                with purged as (
+                    delete from entries e
+                    where e.tenant_id = current_tenant_id() and e.author_id = current_person_id()
+                      and e.archived_at is not null and e.archived_at < $1
+                    returning e.tenant_id, e.id
+                ), purged_media as (
+                    delete from media m
+                    using entry_media em, purged p
+                    where em.tenant_id = p.tenant_id and em.entry_id = p.id
+                      and m.tenant_id = em.tenant_id and m.id = em.media_id
+                    returning m.id
+                )
+                select (select count(*) from purged), (select count(*) from purged_media)
+                """, cutoff)[0]
+            total.entries += try row.decode(Int.self, at: 0)
+            total.media += try row.decode(Int.self, at: 1)
+        }
+        return total
     }
 }
