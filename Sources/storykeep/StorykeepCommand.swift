@@ -19,6 +19,7 @@ struct StorykeepCommand: AsyncParsableCommand {
             UserCommand.self,
             SchemaCommand.self,
             GQLCommand.self,
+            PurgeCommand.self,
         ]
     )
 }
