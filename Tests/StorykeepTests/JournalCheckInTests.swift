@@ -74,6 +74,19 @@ struct JournalCheckInTests {
         }
     }
 
+    @Test func todayIsTheTenantsDay() throws {
+        let london = try #require(TimeZone(identifier: "Europe/London"))
+        let auckland = try #require(TimeZone(identifier: "Pacific/Auckland"))
+        // 2026-05-31T23:30:00Z is 00:30 on 1 June in London (BST) and 11:30 on 1 June in Auckland.
+        let lateMay = Date(timeIntervalSince1970: 1_780_270_200)
+        #expect(PostgresDate(lateMay, in: london) == PostgresDate(year: 2026, month: 6, day: 1))
+        #expect(PostgresDate(lateMay, in: TimeZone(identifier: "UTC")!) == PostgresDate(year: 2026, month: 5, day: 31))
+        #expect(PostgresDate(lateMay, in: auckland) == PostgresDate(year: 2026, month: 6, day: 1))
+        // In winter London is on UTC.
+        let december = Date(timeIntervalSince1970: 1_798_675_200)  // 2026-12-31T00:00:00Z
+        #expect(PostgresDate(december.addingTimeInterval(-1), in: london) == PostgresDate(year: 2026, month: 12, day: 30))
+    }
+
     @Test func aSkipIsRememberedForThatDay() async throws {
         try await JournalDatabase.run { db in
             try await db.asSam { tx throws in

@@ -66,3 +66,15 @@ public struct CheckInStore<Database: PostgresQueryable>: Sendable {
         return try row.decode(Bool.self, at: 2) ? .skipped : .pending
     }
 }
+
+extension PostgresDate {
+    /// The calendar day `moment` falls on in `timeZone`: with the tenant's zone, "today" for the
+    /// check-in and the greeting (a young person in London checking in at 00:30 BST on 1 June is
+    /// on 1 June, though it is still 31 May in UTC).
+    public init(_ moment: Date, in timeZone: TimeZone) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day], from: moment)
+        self.init(year: parts.year!, month: parts.month!, day: parts.day!)
+    }
+}
