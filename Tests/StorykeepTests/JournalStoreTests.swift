@@ -133,6 +133,7 @@ struct JournalStoreTests {
                 }
                 let tagged = try await store.entries(first: 100, filter: EntryFilter(tagIDs: [tag.id]))
                 #expect(tagged.items.map(\.item.id) == expected.filter { id in written.first { $0.id == id }!.tags == [tag] })
+                #expect(try await store.entries(first: 100, filter: EntryFilter(tagIDs: [], kinds: [])).items.count == 23)
                 let drawings = try await store.entries(first: 100, filter: EntryFilter(kinds: [.drawing]))
                 #expect(drawings.items.count == 8 && drawings.items.allSatisfy { $0.item.kind == .drawing })
                 let range = try await store.entries(first: 100, filter: EntryFilter(from: .november(3), to: .november(4)))

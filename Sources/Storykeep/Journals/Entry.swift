@@ -85,8 +85,8 @@ public struct EntryInput: Sendable, Hashable {
     }
 }
 
-/// Which entries a page of the journal shows. Conditions combine with AND; each absent one
-/// does not restrict.
+/// Which entries a page of the journal shows. Conditions combine with AND; each absent one (or
+/// empty list) does not restrict.
 public struct EntryFilter: Sendable, Hashable {
     /// Entries with at least one of these tags.
     public var tagIDs: [UUID]?

@@ -29,10 +29,10 @@ extension JournalStore {
                     + "'epoch'::timestamptz + \(bind(position.createdMicros))::int8 * interval '1 microsecond', "
                     + "\(bind(position.id))::uuid)")
         }
-        if let kinds = filter.kinds { conditions.append("e.kind = any(\(bind(kinds.map(\.rawValue)))::text[])") }
+        if let kinds = filter.kinds, !kinds.isEmpty { conditions.append("e.kind = any(\(bind(kinds.map(\.rawValue)))::text[])") }
         if let from = filter.from { conditions.append("e.day >= \(bind(from))::date") }
         if let to = filter.to { conditions.append("e.day <= \(bind(to))::date") }
-        if let tagIDs = filter.tagIDs {
+        if let tagIDs = filter.tagIDs, !tagIDs.isEmpty {
             conditions.append(
                 """
                 exists (select from entry_tags et where et.tenant_id = e.tenant_id and et.entry_id = e.id
