@@ -153,9 +153,10 @@ struct JournalArchiveTests {
         }
     }
 
-    /// Waits until a transaction waits for the lock of the transaction `xid` (as pg_locks says).
+    /// Waits (up to 20 s, for a loaded machine) until a transaction waits for the lock of the
+    /// transaction `xid`, as pg_locks says.
     private func waitForLockWaiter(on xid: String, _ db: JournalDatabase) async throws {
-        for _ in 0..<500 {
+        for _ in 0..<2000 {
             let waiting = try await db.owner.transaction { tx throws in
                 try await tx.query(
                     "select count(*) from pg_locks where not granted and locktype = 'transactionid' and transactionid::text = $1",
