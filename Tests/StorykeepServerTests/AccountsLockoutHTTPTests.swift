@@ -95,4 +95,36 @@ struct AccountsLockoutHTTPTests {
             #expect(try await h.graphQL(change, ["c": .string("admin password 1")], token: token)["data"]?["changePassword"] == .bool(true))
         }
     }
+
+    @Test func aBurstOfGuessesIsJudgedInTurn() async throws {
+        try await withAccounts { h in
+            let name = "burst-\(h.tenant.slug.suffix(8))"
+            let tenant = Tenant(id: h.tenant.id, enabled: true, file: h.tenant.file)
+            for _ in 1...2 { _ = try await h.login(name, "guess") }
+            // Every connection of the pool open beforehand, so that none of the five waits for one.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 1...4 { group.addTask { try await h.app.transaction { _ = try await $0.query("select pg_sleep(0.05)") } } }
+                try await group.waitForAll()
+            }
+            // Five at once after the free attempts (straight to the engine: the test client sends
+            // one request at a time): one is judged, the others find the name locked.
+            let codes = await withTaskGroup(of: String?.self) { group in
+                for index in 1...5 {
+                    group.addTask {
+                        // One document for all (parsed and validated once), so they start together.
+                        let request = GraphQLRequest(
+                            query: "mutation($u: String!, $p: String!) { login(username: $u, password: $p) { token } }",
+                            variables: ["u": .string(name), "p": .string("guess \(index)")])
+                        guard case .response(let response) = await h.engine.execute(request, tenant: tenant, authorization: nil) else {
+                            return nil
+                        }
+                        return response.errors.first?.extensions?["code"]?.stringValue
+                    }
+                }
+                return await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            #expect(codes.filter { $0 == "UNAUTHENTICATED" }.count == 1, "\(codes)")
+            #expect(codes.filter { $0 == "LOCKED_OUT" }.count == 4, "\(codes)")
+        }
+    }
 }

@@ -27,6 +27,8 @@ struct TestTenant: Sendable {
 /// m=19456 KiB, t=2: the least PasswordHasher allows) on a pool of its own, and a test clock.
 struct AccountsHarness: Sendable {
     let client: any TestClientProtocol
+    /// What the endpoint runs, to call without HTTP (the test client sends one request at a time).
+    let engine: TenantGraphQL
     let tenants: [TestTenant]
     let clock: TestClock
     let app: PostgresPool
@@ -112,7 +114,8 @@ func withAccounts(
                 logger: Logger(label: "accounts-test"), now: { clock.now }))
         let endpoints: [any TenantEndpoint] = [GraphQLHTTPHandler(executor: TenantGraphQLExecutor(graphQL: graphQL))]
         try await withTestServer(endpoints: endpoints) { client, _ in
-            try await test(AccountsHarness(client: client, tenants: tenants, clock: clock, app: app, owner: owner, argon2: argon2))
+            try await test(
+                AccountsHarness(client: client, engine: graphQL, tenants: tenants, clock: clock, app: app, owner: owner, argon2: argon2))
         }
     } catch {
         await app.close()

@@ -17,6 +17,34 @@ enum Login {
 
     static let wrongCredentials = "That username or password is not right."
 
+    /// In a LOGIN transaction: refuses the attempt with LOCKED_OUT if the name must wait, else
+    /// counts it as a failure in advance (a success resets the count) and returns the count.
+    ///
+    /// Counting before Argon2, on the row locked by the read, means concurrent attempts on one
+    /// name are judged in turn: a burst of guesses gets no more tries than a sequence would.
+    static func admitAttempt(in tx: PostgresTransaction, lockout: Lockout, now: Date) async throws -> Int {
+        let record = try await LoginFailures.read(in: tx, locking: true)
+        if case .locked(let seconds) = lockout.decide(failures: record.failures, lastFailureAt: record.lastFailureAt, now: now) {
+            throw GraphQLError.lockedOut(retryAfterSeconds: seconds)
+        }
+        return try await LoginFailures.recordFailure(in: tx, at: now).failures
+    }
+
+    /// The time of an attempt, in whole microseconds as PostgreSQL keeps it: the back-off is then
+    /// judged against exactly the time recorded.
+    static func attemptTime(_ services: DomainServices) -> Date {
+        Date(timeIntervalSinceReferenceDate: (services.now().timeIntervalSinceReferenceDate * 1e6).rounded() / 1e6)
+    }
+
+    /// The answer to a wrong password (or a name nobody has), with the wait before the next
+    /// attempt when there is one.
+    static func wrongPassword(_ error: GraphQLError, failures: Int, lockout: Lockout) -> GraphQLError {
+        var error = error
+        let wait = lockout.backoffSeconds(afterFailures: failures)
+        if wait > 0 { error.extensions?.append("retryAfterSeconds", .int(wait)) }
+        return error
+    }
+
     /// `login(username, password)`: see the SDL. Unknown names and wrong passwords cost the same
     /// Argon2 time and get the same answer, and count as failures of the name alike.
     static func login(username: String, password: String, context: ResolverContext) async throws -> GraphQLValue {
@@ -29,18 +57,13 @@ enum Login {
         }
         let lockout = Lockout(freeAttempts: tenant.file.lockout.freeAttempts, maxBackoffSeconds: tenant.file.lockout.maxBackoffSeconds)
         let loginContext = AccountContext.login(tenantID: tenant.id, loginName: name)
-        // In whole microseconds, as PostgreSQL keeps the failure's time: the back-off is then
-        // judged against exactly the time recorded.
-        let now = Date(timeIntervalSinceReferenceDate: (services.now().timeIntervalSinceReferenceDate * 1e6).rounded() / 1e6)
+        let now = attemptTime(services)
 
         struct Account: Sendable {
             var personID: UUID, role: PersonRole, disabled: Bool, passwordHash: String?
         }
-        let account: Account? = try await context.transaction(loginContext) { tx in
-            let record = try await LoginFailures.read(in: tx)
-            if case .locked(let seconds) = lockout.decide(failures: record.failures, lastFailureAt: record.lastFailureAt, now: now) {
-                throw GraphQLError.lockedOut(retryAfterSeconds: seconds)
-            }
+        let (failures, account): (Int, Account?) = try await context.transaction(loginContext) { tx in
+            let failures = try await admitAttempt(in: tx, lockout: lockout, now: now)
             let rows = try await tx.query(
                 """
                 select p.id, p.role::text, p.disabled_at is not null, c.password_hash
@@ -49,20 +72,19 @@ enum Login {
                 where p.tenant_id = current_tenant_id()
                   and (p.username_key = current_login_name() or p.email_key = current_login_name())
                 """)
-            guard let row = rows.first, let role = PersonRole(rawValue: try row.decode(String.self, at: 1)) else { return nil }
-            return Account(
-                personID: try row.decode(UUID.self, at: 0), role: role, disabled: try row.decode(Bool.self, at: 2),
-                passwordHash: try row.decode(String?.self, at: 3))
+            guard let row = rows.first, let role = PersonRole(rawValue: try row.decode(String.self, at: 1)) else { return (failures, nil) }
+            return (
+                failures,
+                Account(
+                    personID: try row.decode(UUID.self, at: 0), role: role, disabled: try row.decode(Bool.self, at: 2),
+                    passwordHash: try row.decode(String?.self, at: 3))
+            )
         }
 
         // Argon2, holding no connection; without an account (or a password yet), the dummy hash.
         let verification = try await services.hasher.verify(password, against: account?.passwordHash)
         guard verification.ok, let account else {
-            let record = try await context.transaction(loginContext) { tx in try await LoginFailures.recordFailure(in: tx, at: now) }
-            var error = GraphQLError.unauthenticated(wrongCredentials)
-            let wait = lockout.backoffSeconds(afterFailures: record.failures)
-            if wait > 0 { error.extensions?.append("retryAfterSeconds", .int(wait)) }
-            throw error
+            throw wrongPassword(.unauthenticated(wrongCredentials), failures: failures, lockout: lockout)
         }
         guard !account.disabled else {
             throw GraphQLError.unauthenticated("This account has been switched off. Please talk to your agency.")
@@ -147,8 +169,8 @@ enum Login {
         let wrong = GraphQLError.badUserInput(field: "currentPassword", "That is not your current password.")
         guard current.utf8.count <= PasswordHasher.maxPasswordBytes else { throw wrong }
         let lockout = Lockout(freeAttempts: tenant.file.lockout.freeAttempts, maxBackoffSeconds: tenant.file.lockout.maxBackoffSeconds)
-        let now = Date(timeIntervalSinceReferenceDate: (services.now().timeIntervalSinceReferenceDate * 1e6).rounded() / 1e6)
-        let (stored, name) = try await context.transaction { tx in
+        let now = attemptTime(services)
+        let (stored, name, failures) = try await context.transaction { tx in
             let row = try await tx.query(
                 """
                 select c.password_hash, coalesce(p.username, p.email)
@@ -158,19 +180,16 @@ enum Login {
             ).first
             let name = try row?.decode(String?.self, at: 1) ?? ""
             try await AccountContext.login(tenantID: tenant.id, loginName: name).enter(on: tx)
-            let record = try await LoginFailures.read(in: tx)
-            if case .locked(let seconds) = lockout.decide(failures: record.failures, lastFailureAt: record.lastFailureAt, now: now) {
-                throw GraphQLError.lockedOut(retryAfterSeconds: seconds)
-            }
-            return (try row?.decode(String?.self, at: 0), name)
+            let failures = try await admitAttempt(in: tx, lockout: lockout, now: now)
+            return (try row?.decode(String?.self, at: 0), name, failures)
         }
         guard try await services.hasher.verify(current, against: stored).ok else {
-            try await context.transaction(.login(tenantID: tenant.id, loginName: name)) { tx in
-                _ = try await LoginFailures.recordFailure(in: tx, at: now)
-            }
-            throw wrong
+            throw wrongPassword(wrong, failures: failures, lockout: lockout)
         }
         let hash = try await services.hasher.hash(new)
+        try await context.transaction(.login(tenantID: tenant.id, loginName: name)) { tx in
+            try await LoginFailures.reset(in: tx)
+        }
         try await context.transaction { tx in
             try await tx.execute(
                 "update credentials set password_hash = $2, updated_at = now() where tenant_id = current_tenant_id() and person_id = $1",

@@ -20,8 +20,14 @@ public enum LoginFailures {
         public var now: Date
     }
 
-    /// The failures recorded for the context's name.
-    public static func read(in tx: some PostgresQueryable) async throws -> Record {
+    /// The failures recorded for the context's name. With `locking`, the row (if any) is locked
+    /// until the transaction ends, so that concurrent attempts on one name are judged one after
+    /// the other, each seeing the failures counted before it.
+    public static func read(in tx: some PostgresQueryable, locking: Bool = false) async throws -> Record {
+        if locking {
+            _ = try await tx.query(
+                "select 1 from login_failures where tenant_id = current_tenant_id() and login_name = current_login_name() for update")
+        }
         let rows = try await tx.query(
             """
             select coalesce(f.failures, 0), f.last_failure_at, now()
