@@ -57,6 +57,10 @@ struct AccountsSecurityTests {
             let schema = try await h.graphQL("{ __schema { mutationType { name } } __type(name: \"Person\") { name } }")
             #expect(schema["data"]?["__schema"]?["mutationType"]?["name"] == .string("Mutation"))
             #expect(schema["data"]?["__type"]?["name"] == .string("Person"))
+            // A document past the token limit is refused before validation.
+            let huge = try await h.graphQL("{ " + String(repeating: "__typename ", count: TenantSchemas.maxTokens) + "}")
+            #expect(huge["data"] == nil)
+            #expect(huge.errorMessage?.contains("tokens") == true, "\(huge.json)")
             // A token that is not one (or no longer one) is refused, rather than taken as nobody.
             for token in ["not-a-token", String(repeating: "A", count: 43)] {
                 #expect(try await h.graphQL("{ me { id } }", token: token).errorCode == "UNAUTHENTICATED")

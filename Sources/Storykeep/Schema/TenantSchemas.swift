@@ -29,6 +29,10 @@ public struct SchemaCompositionError: Error, CustomStringConvertible {
 /// module's resolvers attached by `Type.field` name. Every root field is wrapped with the access
 /// check its module registered (``FieldAccess``).
 public final class TenantSchemas: Sendable {
+    /// The most tokens a request's document may have: a bound on the work an anonymous
+    /// document can cause before validation (GraphiQL's introspection query has about 600).
+    public static let maxTokens = 5_000
+
     /// The folder of the `.graphql` files.
     public let directory: URL
     public let modules: [any StorykeepModule]
@@ -88,7 +92,9 @@ public final class TenantSchemas: Sendable {
         try attach(registry, to: schema)
         let own = Set(registry.roots.filter { $0.value.ownTransactions }.keys.map { String($0.dropFirst("Mutation.".count)) })
         return ComposedSchema(
-            modules: names, service: GraphQLService(schema: schema, cacheCapacity: documentCacheSize),
+            modules: names,
+            service: GraphQLService(
+                schema: schema, cacheCapacity: documentCacheSize, parseOptions: ParseOptions(maxTokens: Self.maxTokens)),
             ownTransactionFields: own)
     }
 
