@@ -12,8 +12,8 @@ public import Postgres
 /// - With a token, the request runs in one transaction: AUTHENTICATION finds the session by the
 ///   token's SHA-256 (tenant-bound, live, person not disabled) and slides its expiry; then the
 ///   transaction switches to the person (``AccountContext/person(tenantID:personID:role:)``) and
-///   every resolver uses it. A mutation whose response has errors is rolled back: a failed
-///   mutation changes nothing.
+///   every resolver uses it. A response with errors is rolled back: a failed mutation changes
+///   nothing.
 /// - A mutation selecting a field registered with `ownTransactions` (those that run Argon2) runs
 ///   without the request transaction: authentication commits first, and each resolver opens short
 ///   transactions around its slow work.
@@ -90,7 +90,9 @@ public struct TenantGraphQL: Sendable {
                 try await services.pool.transaction(settings: authentication.settings) { tx in
                     let viewer = try await Sessions.authenticate(in: tx, tenantID: tenant.id, policy: services.sessions)
                     let response = await run(request, service, tenant, viewer: viewer, invalidToken: viewer == nil, transaction: tx)
-                    if type == .mutation && !response.errors.isEmpty { throw RollBack(response: response) }
+                    // A failed mutation changes nothing; a query with errors has nothing to keep
+                    // either, and its transaction may have been aborted by a failed statement.
+                    if !response.errors.isEmpty { throw RollBack(response: response) }
                     return response
                 })
         } catch let rollBack as RollBack {
