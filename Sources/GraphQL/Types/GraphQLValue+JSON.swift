@@ -56,32 +56,9 @@ extension GraphQLValue {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends the value as compact JSON. Deep values recurse: output values are as deep as
-    /// the selection sets (or the inputs) that made them, which validation bounds.
+    /// Appends the value as compact JSON (see `JSONWriter`).
     public func writeJSON(to out: inout [UInt8]) {
-        switch self {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
-        case .int(let value): out.append(contentsOf: String(value).utf8)
-        case .float(let value): JSONNumber.write(value, to: &out)
-        case .string(let value): JSONString.write(value, to: &out)
-        case .list(let items):
-            out.append(UInt8(ascii: "["))
-            for (index, item) in items.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                item.writeJSON(to: &out)
-            }
-            out.append(UInt8(ascii: "]"))
-        case .object(let object):
-            out.append(UInt8(ascii: "{"))
-            for index in object.keys.indices {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                JSONString.write(object.keys[index], to: &out)
-                out.append(UInt8(ascii: ":"))
-                object.values[index].writeJSON(to: &out)
-            }
-            out.append(UInt8(ascii: "}"))
-        }
+        JSONWriter.write(self, to: &out)
     }
 }
 
@@ -396,94 +373,4 @@ private struct JSONReader {
     }
 
     private func error(_ message: String) -> JSONError { JSONError(message: message, offset: position) }
-}
-
-// MARK: - Writer
-
-private enum JSONString {
-    static func write(_ string: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
-            case 0x0A: out.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: out.append(contentsOf: #"\r"#.utf8)
-            case 0x09: out.append(contentsOf: #"\t"#.utf8)
-            case 0x08: out.append(contentsOf: #"\b"#.utf8)
-            case 0x0C: out.append(contentsOf: #"\f"#.utf8)
-            case ..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: #"\u00"#.utf8)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-    }
-}
-
-/// JavaScript's Number::toString, from Swift's shortest round-trip digits.
-private enum JSONNumber {
-    static func write(_ value: Double, to out: inout [UInt8]) {
-        guard value.isFinite else {
-            out.append(contentsOf: "null".utf8)
-            return
-        }
-        if value == 0 {
-            out.append(UInt8(ascii: "0"))
-            return
-        }
-        if abs(value) < 1e18, let integer = Int64(exactly: value) {
-            out.append(contentsOf: String(integer).utf8)
-            return
-        }
-        // Split Swift's description ("1.5e-07", "123.25", "1e+21") into digits and exponent.
-        let description = abs(value).description
-        var digits: [UInt8] = []
-        var pointPosition: Int?
-        var exponent = 0
-        var iterator = description.utf8.makeIterator()
-        while let byte = iterator.next() {
-            if byte == UInt8(ascii: ".") {
-                pointPosition = digits.count
-            } else if byte == UInt8(ascii: "e") {
-                exponent = Int(String(decoding: Array(IteratorSequence(iterator)), as: UTF8.self)) ?? 0
-                break
-            } else {
-                digits.append(byte)
-            }
-        }
-        // n: the position of the decimal point relative to the digits, as in ECMA-262.
-        var n = (pointPosition ?? digits.count) + exponent
-        while digits.count > 1, digits.first == UInt8(ascii: "0") {
-            digits.removeFirst()
-            n -= 1
-        }
-        while digits.count > 1, digits.last == UInt8(ascii: "0") { digits.removeLast() }
-        let k = digits.count
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        if k <= n, n <= 21 {
-            out.append(contentsOf: digits)
-            out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: n - k))
-        } else if 0 < n, n <= 21 {
-            out.append(contentsOf: digits[0..<n])
-            out.append(UInt8(ascii: "."))
-            out.append(contentsOf: digits[n...])
-        } else if -6 < n, n <= 0 {
-            out.append(contentsOf: "0.".utf8)
-            out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: -n))
-            out.append(contentsOf: digits)
-        } else {
-            out.append(digits[0])
-            if k > 1 {
-                out.append(UInt8(ascii: "."))
-                out.append(contentsOf: digits[1...])
-            }
-            out.append(UInt8(ascii: "e"))
-            out.append(UInt8(ascii: n - 1 >= 0 ? "+" : "-"))
-            out.append(contentsOf: String(abs(n - 1)).utf8)
-        }
-    }
 }

@@ -1,0 +1,212 @@
+/// Writes compact JSON the way JavaScript's `JSON.stringify` does (numbers included: `1.0`
+/// prints as `1`, `1e-7` as `1e-7`, non-finite floats as `null`), for responses.
+///
+/// A response is written once per request and is most of its cost after execution, so the
+/// writer works on a buffer of its own: a byte is a store, a string without characters to
+/// escape is one copy, and the bytes reach the caller's array in one copy at the end.
+struct JSONWriter {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+
+    private init(capacity: Int) {
+        self.capacity = capacity
+        self.base = .allocate(capacity: capacity)
+    }
+
+    /// Appends `value` as compact JSON to `out`. Deep values recurse: output values are as
+    /// deep as the selection sets (or the inputs) that made them, which validation bounds.
+    static func write(_ value: GraphQLValue, to out: inout [UInt8]) {
+        var writer = JSONWriter(capacity: 4096)
+        defer { writer.base.deallocate() }
+        writer.value(value)
+        out.append(contentsOf: UnsafeBufferPointer(start: writer.base, count: writer.count))
+    }
+
+    // MARK: - Values
+
+    private mutating func value(_ value: GraphQLValue) {
+        switch value {
+        case .null: ascii("null")
+        case .bool(let value): ascii(value ? "true" : "false")
+        case .int(let value): integer(value)
+        case .float(let value):
+            var bytes: [UInt8] = []
+            JSONNumber.write(value, to: &bytes)
+            bytes.withUnsafeBufferPointer { append($0) }
+        case .string(let value): string(value)
+        case .list(let items):
+            byte(UInt8(ascii: "["))
+            for index in items.indices {
+                if index > 0 { byte(UInt8(ascii: ",")) }
+                self.value(items[index])
+            }
+            byte(UInt8(ascii: "]"))
+        case .object(let object):
+            byte(UInt8(ascii: "{"))
+            let keys = object.keys
+            let values = object.values
+            for index in keys.indices {
+                if index > 0 { byte(UInt8(ascii: ",")) }
+                string(keys[index])
+                byte(UInt8(ascii: ":"))
+                self.value(values[index])
+            }
+            byte(UInt8(ascii: "}"))
+        }
+    }
+
+    /// A string, quoted; runs of bytes that need no escape are copied whole.
+    private mutating func string(_ string: String) {
+        var string = string
+        string.withUTF8 { utf8 in
+            reserve(utf8.count + 2)
+            base[count] = UInt8(ascii: "\"")
+            count += 1
+            var run = 0
+            for index in utf8.indices {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                append(UnsafeBufferPointer(rebasing: utf8[run..<index]))
+                escape(byte)
+                run = index + 1
+            }
+            append(UnsafeBufferPointer(rebasing: utf8[run...]))
+            self.byte(UInt8(ascii: "\""))
+        }
+    }
+
+    private mutating func escape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): ascii(#"\""#)
+        case UInt8(ascii: "\\"): ascii(#"\\"#)
+        case 0x0A: ascii(#"\n"#)
+        case 0x0D: ascii(#"\r"#)
+        case 0x09: ascii(#"\t"#)
+        case 0x08: ascii(#"\b"#)
+        case 0x0C: ascii(#"\f"#)
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            ascii(#"\u00"#)
+            self.byte(hex.utf8Start[Int(byte >> 4)])
+            self.byte(hex.utf8Start[Int(byte & 0xF)])
+        }
+    }
+
+    /// An integer's decimal digits.
+    private mutating func integer(_ value: Int) {
+        reserve(20)
+        if value < 0 { byte(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits = 1
+        var scale: UInt = 10
+        while digits < 20, magnitude >= scale {
+            digits += 1
+            scale = scale.multipliedReportingOverflow(by: 10).partialValue
+        }
+        var position = count + digits
+        count = position
+        repeat {
+            position -= 1
+            base[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+    }
+
+    // MARK: - Bytes
+
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(count + extra) }
+    }
+
+    private mutating func grow(_ needed: Int) {
+        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity * 2, needed))
+        larger.update(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity = max(capacity * 2, needed)
+    }
+
+    @inline(__always)
+    private mutating func byte(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    private mutating func ascii(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        (base + count).update(from: start, count: bytes.count)
+        count += bytes.count
+    }
+}
+
+/// JavaScript's Number::toString, from Swift's shortest round-trip digits.
+private enum JSONNumber {
+    static func write(_ value: Double, to out: inout [UInt8]) {
+        guard value.isFinite else {
+            out.append(contentsOf: "null".utf8)
+            return
+        }
+        if value == 0 {
+            out.append(UInt8(ascii: "0"))
+            return
+        }
+        if abs(value) < 1e18, let integer = Int64(exactly: value) {
+            out.append(contentsOf: String(integer).utf8)
+            return
+        }
+        // Split Swift's description ("1.5e-07", "123.25", "1e+21") into digits and exponent.
+        let description = abs(value).description
+        var digits: [UInt8] = []
+        var pointPosition: Int?
+        var exponent = 0
+        var iterator = description.utf8.makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: ".") {
+                pointPosition = digits.count
+            } else if byte == UInt8(ascii: "e") {
+                exponent = Int(String(decoding: Array(IteratorSequence(iterator)), as: UTF8.self)) ?? 0
+                break
+            } else {
+                digits.append(byte)
+            }
+        }
+        // n: the position of the decimal point relative to the digits, as in ECMA-262.
+        var n = (pointPosition ?? digits.count) + exponent
+        while digits.count > 1, digits.first == UInt8(ascii: "0") {
+            digits.removeFirst()
+            n -= 1
+        }
+        while digits.count > 1, digits.last == UInt8(ascii: "0") { digits.removeLast() }
+        let k = digits.count
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        if k <= n, n <= 21 {
+            out.append(contentsOf: digits)
+            out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: n - k))
+        } else if 0 < n, n <= 21 {
+            out.append(contentsOf: digits[0..<n])
+            out.append(UInt8(ascii: "."))
+            out.append(contentsOf: digits[n...])
+        } else if -6 < n, n <= 0 {
+            out.append(contentsOf: "0.".utf8)
+            out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: -n))
+            out.append(contentsOf: digits)
+        } else {
+            out.append(digits[0])
+            if k > 1 {
+                out.append(UInt8(ascii: "."))
+                out.append(contentsOf: digits[1...])
+            }
+            out.append(UInt8(ascii: "e"))
+            out.append(UInt8(ascii: n - 1 >= 0 ? "+" : "-"))
+            out.append(contentsOf: String(abs(n - 1)).utf8)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import GraphQL
+import Testing
+
+/// The JSON a response is written as: JavaScript's `JSON.stringify` output, byte for byte.
+@Suite struct JSONWriterTests {
+    @Test func stringsAreEscapedAsJSONStringifyDoes() {
+        let text = "plain \"quoted\" back\\slash\nnew\rret\ttab\u{8}bs\u{C}ff\u{0}nul\u{1F}us\u{7F}del é 😀 / end"
+        #expect(
+            GraphQLValue.string(text).json
+                == #""plain \"quoted\" back\\slash\nnew\rret\ttab\bbs\fff\u0000nul\u001fus"#
+                + "\u{7F}del é 😀 / end\"")
+        #expect(GraphQLValue.string("").json == #""""#)
+        #expect(GraphQLValue.string("\"").json == #""\"""#)
+        // Long strings (not stored inline) with escapes at both ends.
+        let long = "\n" + String(repeating: "abcdefgh", count: 40) + "\\"
+        #expect(GraphQLValue.string(long).json == #""\n"# + String(repeating: "abcdefgh", count: 40) + #"\\""#)
+    }
+
+    @Test func numbers() {
+        let cases: [(GraphQLValue, String)] = [
+            (.int(0), "0"), (.int(7), "7"), (.int(-7), "-7"), (.int(10), "10"), (.int(99), "99"),
+            (.int(100), "100"), (.int(Int.max), "9223372036854775807"), (.int(Int.min), "-9223372036854775808"),
+            (.int(1_000_000_000_000_000_000), "1000000000000000000"), (.float(1.0), "1"), (.float(-0.5), "-0.5"),
+            (.float(1e-7), "1e-7"), (.float(1e21), "1e+21"), (.float(123.25), "123.25"), (.float(.infinity), "null"),
+        ]
+        for (value, expected) in cases { #expect(value.json == expected) }
+    }
+
+    @Test func nestedValuesKeepTheirOrder() throws {
+        let value: GraphQLValue = .object([
+            "b": .list([.null, .bool(true), .bool(false), .list([]), .object([:])]),
+            "a\"key": .object(["z": .int(1), "y": .string("x")]),
+        ])
+        #expect(value.json == #"{"b":[null,true,false,[],{}],"a\"key":{"z":1,"y":"x"}}"#)
+        #expect(try GraphQLValue(json: value.json) == value)
+    }
+
+    @Test func aLargeValueReadsBack() throws {
+        let items = (0..<2_000).map { index in
+            GraphQLValue.object([
+                "id": .int(index), "name": .string("item \(index) \u{1}\"\(String(repeating: "é", count: index % 40))"),
+            ])
+        }
+        var bytes: [UInt8] = Array("prefix:".utf8)
+        GraphQLValue.list(items).writeJSON(to: &bytes)
+        #expect(bytes.starts(with: Array("prefix:[{".utf8)))
+        #expect(try GraphQLValue(json: bytes.dropFirst(7)) == .list(items))
+    }
+}
