@@ -134,30 +134,30 @@ final class PlanCompiler: Sendable {
             isNullable = false
             type = inner
         }
-        let shape: Completion.Shape
         switch type {
         case .nonNull: preconditionFailure("non-null of non-null")
-        case .list(let item): shape = .list(completion(item, nodes))
+        case .list(let item):
+            return Completion(isNullable: isNullable, kind: .list, item: completion(item, nodes))
         case .named(let named):
             switch named {
             case .scalar(let scalar):
-                let builtIns: [(GraphQLScalarType, Completion.BuiltInScalar)] = [
+                let builtIns: [(GraphQLScalarType, Completion.Kind)] = [
                     (GraphQLString, .string), (GraphQLID, .id), (GraphQLInt, .int), (GraphQLFloat, .float),
                     (GraphQLBoolean, .boolean),
                 ]
-                if let (_, kind) = builtIns.first(where: { $0.0 === scalar }) {
-                    shape = .builtIn(kind, scalar)
-                } else {
-                    shape = .scalar(scalar)
-                }
-            case .enum(let enumType): shape = .enumeration(enumType, enumType.values.names)
-            case .object(let object): shape = .object(subPlan(for: object, nodes: nodes))
-            case .interface, .union: shape = .abstract(AbstractPlan(type: named, nodes: nodes, compiler: self))
+                let kind = builtIns.first { $0.0 === scalar }?.1 ?? .scalar
+                return Completion(isNullable: isNullable, kind: kind, scalar: scalar)
+            case .enum(let enumType):
+                return Completion(isNullable: isNullable, kind: .enumeration, enumType: enumType)
+            case .object(let object):
+                return Completion(isNullable: isNullable, kind: .object, plan: subPlan(for: object, nodes: nodes))
+            case .interface, .union:
+                let abstract = AbstractPlan(type: named, nodes: nodes, compiler: self)
+                return Completion(isNullable: isNullable, kind: .abstract, abstract: abstract)
             case .inputObject(let input):
                 preconditionFailure("input object type \(input.name) used as an output type")
             }
         }
-        return Completion(isNullable: isNullable, shape: shape)
     }
 }
 

@@ -6,12 +6,39 @@
 /// a default resolver over a JSON parent costs a key comparison and the completion of the value.
 extension ExecutionContext {
     func executeFields(_ plan: SelectionPlan, _ parent: Parent) throws -> GraphQLValue {
+        if case .json(let object) = parent { return try executeFields(plan, json: object) }
         var values: [GraphQLValue] = []
         values.reserveCapacity(plan.fields.count)
         for field in plan.fields {
-            path.append(.key(field.responseKey))
+            path.append(PathEntry(field: field))
             defer { path.removeLast() }
             values.append(try executeField(field, parent))
+        }
+        return .object(GraphQLObject(uniqueKeys: plan.keys, values: values))
+    }
+
+    /// `executeFields` over a JSON parent: the default resolver's fields are read and completed
+    /// here, without going through the general `executeField`.
+    private func executeFields(_ plan: SelectionPlan, json object: GraphQLObject) throws -> GraphQLValue {
+        let fields = plan.fields
+        var values: [GraphQLValue] = []
+        values.reserveCapacity(fields.count)
+        for index in fields.indices {
+            let field = fields[index]
+            path.append(PathEntry(field: field))
+            defer { path.removeLast() }
+            guard field.readsParent else {
+                values.append(try executeField(field, .json(object)))
+                continue
+            }
+            let savedNullableDepth = nullableDepth
+            if field.isNullable { nullableDepth = path.count }
+            defer { nullableDepth = savedNullableDepth }
+            do {
+                values.append(try completeJSON(field.completion, try field.read(object), field))
+            } catch {
+                values.append(try handleFieldError(error, nullable: field.isNullable, field))
+            }
         }
         return .object(GraphQLObject(uniqueKeys: plan.keys, values: values))
     }
@@ -31,11 +58,11 @@ extension ExecutionContext {
                 return .string(field.parentType.name)
             case .sync(let resolve):
                 let arguments = try arguments(of: field)
-                let info = ResolveInfo(field: field, execution: self, path: path)
+                let info = ResolveInfo(field: field, execution: self, path: path.components)
                 return try complete(field.completion, try resolve(parent.boxed, arguments, contextValue, info), field)
             case .async(let resolve):
                 let arguments = try arguments(of: field)
-                let info = ResolveInfo(field: field, execution: self, path: path)
+                let info = ResolveInfo(field: field, execution: self, path: path.components)
                 let source = parent.boxed
                 let context = contextValue
                 let work = Deferred { try await resolve(source, arguments, context, info) }
@@ -75,18 +102,23 @@ extension ExecutionContext {
         guard let value else { return try completeJSON(completion, nil, field) }
         if let json = value as? GraphQLValue { return try completeJSON(completion, json, field) }
         if let deferred = value as? Deferred { return try wait(for: deferred, completion, field) }
-        switch completion.shape {
-        case .builtIn(_, let scalar), .scalar(let scalar):
+        switch completion.kind {
+        case .string, .id, .int, .float, .boolean, .scalar:
+            let scalar = completion.scalar!
             return try checkedLeaf(try scalar.serialize(value), scalar.name, value)
-        case .enumeration(let enumType, _):
+        case .enumeration:
+            let enumType = completion.enumType!
             return try checkedLeaf(try enumType.serialize(value), enumType.name, value)
-        case .list(let item):
+        case .list:
+            let item = completion.item!
             guard let items = listItems(value) else { throw iterableError(field) }
             return try completeList(item, items.count, field) { try complete(item, items[$0], field) }
-        case .object(let plan):
+        case .object:
+            let plan = completion.plan!
             if let object = value as? GraphQLObject { return try completeObject(plan, .json(object), value, field) }
             return try completeObject(plan, .value(value), value, field)
-        case .abstract(let abstract):
+        case .abstract:
+            let abstract = completion.abstract!
             let plan = abstract.plan(for: try runtimeType(abstract, value, field))
             return try completeObject(plan, Parent(value), value, field)
         }
@@ -104,33 +136,42 @@ extension ExecutionContext {
 
     // MARK: - Completion of JSON values
 
-    func completeJSON(_ completion: Completion, _ value: GraphQLValue?, _ field: FieldPlan) throws -> GraphQLValue {
+    func completeJSON(_ completion: Completion, _ value: consuming GraphQLValue?, _ field: FieldPlan) throws
+        -> GraphQLValue
+    {
         guard let value, !value.isNull else {
             if completion.isNullable { return .null }
             throw nonNullError(field)
         }
-        switch completion.shape {
-        case .builtIn(let kind, let scalar):
-            switch (kind, value) {
-            case (.string, .string), (.id, .string), (.boolean, .bool): return value
-            case (.int, .int(let int)) where int >= graphQLMinInt && int <= graphQLMaxInt: return value
-            case (.float, .float(let double)) where double.isFinite: return value
-            default: return try checkedLeaf(try scalar.serialize(value), scalar.name, value)
-            }
-        case .scalar(let scalar):
-            return try checkedLeaf(try scalar.serialize(value), scalar.name, value)
-        case .enumeration(let enumType, let names):
-            if case .string(let name) = value, names.contains(name) { return value }
+        switch completion.kind {
+        case .string, .id:
+            if case .string = value { return value }
+        case .int:
+            if case .int(let int) = value, int >= graphQLMinInt && int <= graphQLMaxInt { return value }
+        case .float:
+            if case .float(let double) = value, double.isFinite { return value }
+        case .boolean:
+            if case .bool = value { return value }
+        case .scalar:
+            break
+        case .enumeration:
+            if case .string(let name) = value, completion.enumNames.contains(name) { return value }
+            let enumType = completion.enumType!
             return try checkedLeaf(try enumType.serialize(value), enumType.name, value)
-        case .list(let item):
+        case .list:
             guard case .list(let items) = value else { throw iterableError(field) }
+            let item = completion.item!
             return try completeList(item, items.count, field) { try completeJSON(item, items[$0], field) }
-        case .object(let plan):
-            return try completeObject(plan, Parent(json: value), value, field)
-        case .abstract(let abstract):
+        case .object:
+            return try completeObject(completion.plan!, Parent(json: value), value, field)
+        case .abstract:
+            let abstract = completion.abstract!
             let plan = abstract.plan(for: try runtimeType(abstract, value, field))
             return try completeObject(plan, Parent(json: value), value, field)
         }
+        // A scalar's own coercion: custom scalars, and built-in ones given another kind of value.
+        let scalar = completion.scalar!
+        return try checkedLeaf(try scalar.serialize(value), scalar.name, value)
     }
 
     // MARK: - Lists, objects, leaves
@@ -144,7 +185,7 @@ extension ExecutionContext {
         let savedNullableDepth = nullableDepth
         defer { nullableDepth = savedNullableDepth }
         for index in 0..<count {
-            path.append(.index(index))
+            path.append(PathEntry(index: index))
             defer { path.removeLast() }
             if itemIsNullable { nullableDepth = path.count }
             do {
@@ -201,7 +242,7 @@ extension ExecutionContext {
             }
         let name: String?
         if let resolveType {
-            name = try resolveType(value, contextValue, ResolveInfo(field: field, execution: self, path: path))
+            name = try resolveType(value, contextValue, ResolveInfo(field: field, execution: self, path: path.components))
         } else {
             name = defaultTypeName(value, abstractType)
         }

@@ -27,7 +27,7 @@ final class ExecutionContext: @unchecked Sendable {
     // execution's own task touches it.
 
     /// The path of the value being completed.
-    @exclusivity(unchecked) var path: [PathComponent] = []
+    @exclusivity(unchecked) var path: [PathEntry] = []
     /// The length of the path of the nearest enclosing position that may be null: where an error
     /// in a non-null position ends up (0 is `data` itself).
     @exclusivity(unchecked) var nullableDepth = 0
@@ -77,11 +77,11 @@ final class ExecutionContext: @unchecked Sendable {
         if var located = error as? GraphQLError {
             guard located.path.isEmpty else { return located }
             if located.locations.isEmpty { located = located.at(field.nodes.map(\.loc), in: source) }
-            located.path = path
+            located.path = path.components
             return located
         }
         var located = GraphQLError(message: String(describing: error)).at(field.nodes.map(\.loc), in: source)
-        located.path = path
+        located.path = path.components
         return located
     }
 
@@ -90,13 +90,15 @@ final class ExecutionContext: @unchecked Sendable {
     func handleFieldError(_ error: any Error, nullable: Bool, _ field: FieldPlan) throws -> GraphQLValue {
         let located = locatedError(error, field)
         guard nullable else { throw located }
-        record(located, at: path)
+        record(located, at: path.components)
         return .null
     }
 
     // MARK: - Running
 
     func run(_ plan: OperationPlan, serially: Bool) async -> GraphQLResponse {
+        // The path's entries refer to the plan's fields unretained (PathEntry).
+        defer { withExtendedLifetime(plan) {} }
         let root = Parent(rootValue)
         var data: GraphQLValue
         if serially {
@@ -104,7 +106,7 @@ final class ExecutionContext: @unchecked Sendable {
             var object = GraphQLObject()
             data = .object(object)
             for field in plan.root.fields {
-                path = [.key(field.responseKey)]
+                path = [PathEntry(field: field)]
                 nullableDepth = 0
                 do {
                     let value = try executeField(field, root)

@@ -56,28 +56,42 @@ enum ArgumentsPlan: Sendable {
 
 /// How a resolved value becomes a response value (graphql-js's `completeValue`), with the
 /// type's shape decided once: non-null is a flag rather than a wrapper, and the built-in scalars
-/// are told apart so that a JSON value of the right kind passes through untouched.
+/// are told apart so that a JSON value of the right kind passes through untouched. The parts are
+/// stored properties beside a payload-free `kind`, which the executor switches on without
+/// copying (and retaining) an enum's payload for every value.
 final class Completion: Sendable {
-    enum Shape: Sendable {
-        case builtIn(BuiltInScalar, GraphQLScalarType)
-        case scalar(GraphQLScalarType)
-        /// An enum type and its value names (compared in order: enums are small).
-        case enumeration(GraphQLEnumType, [String])
-        case list(Completion)
-        case object(SelectionPlan)
-        case abstract(AbstractPlan)
-    }
-
-    enum BuiltInScalar: Sendable {
+    enum Kind: Sendable {
+        /// The built-in scalars.
         case string, id, int, float, boolean
+        case scalar, enumeration, list, object, abstract
     }
 
     let isNullable: Bool
-    let shape: Shape
+    let kind: Kind
+    /// For scalars (built-in ones included).
+    let scalar: GraphQLScalarType?
+    /// For enums: the type and its value names (compared in order: enums are small).
+    let enumType: GraphQLEnumType?
+    let enumNames: [String]
+    /// For lists: how an item completes.
+    let item: Completion?
+    /// For object types.
+    let plan: SelectionPlan?
+    /// For interfaces and unions.
+    let abstract: AbstractPlan?
 
-    init(isNullable: Bool, shape: Shape) {
+    init(
+        isNullable: Bool, kind: Kind, scalar: GraphQLScalarType? = nil, enumType: GraphQLEnumType? = nil,
+        item: Completion? = nil, plan: SelectionPlan? = nil, abstract: AbstractPlan? = nil
+    ) {
         self.isNullable = isNullable
-        self.shape = shape
+        self.kind = kind
+        self.scalar = scalar
+        self.enumType = enumType
+        self.enumNames = enumType?.values.names ?? []
+        self.item = item
+        self.plan = plan
+        self.abstract = abstract
     }
 }
 
@@ -108,9 +122,13 @@ final class FieldPlan: Sendable {
         self.resolver = resolver
         self.arguments = arguments
         self.completion = completion
+        self.isNullable = completion.isNullable
+        if case .read = resolver { readsParent = true } else { readsParent = false }
     }
 
-    var isNullable: Bool { completion.isNullable }
+    let isNullable: Bool
+    /// Whether the default resolver reads the field from the parent.
+    let readsParent: Bool
 
     /// The default resolver over a JSON object: the value under the field's name (nil when the
     /// key is absent). A value `{"__error": "message"}` raises a field error with that message:

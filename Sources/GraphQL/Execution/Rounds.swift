@@ -9,7 +9,7 @@ struct Pending {
     let deferred: Deferred
     let completion: Completion
     let field: FieldPlan
-    let path: [PathComponent]
+    let path: [PathEntry]
     let nullableDepth: Int
 }
 
@@ -76,15 +76,16 @@ extension ExecutionContext {
     /// field, or (in a non-null position) its nearest nullable ancestor.
     private func finish(_ item: Pending, _ result: Result<(any Sendable)?, any Error>, into data: inout GraphQLValue) {
         // Inside a position an error has nulled since: nothing to write, and its errors are dropped.
-        if isNulled(item.path) { return }
+        let itemPath = item.path.components
+        if isNulled(itemPath) { return }
         path = item.path
         nullableDepth = item.nullableDepth
         do {
             let completed = try complete(item.completion, try item.deferred.finish(result), item.field)
-            write(completed, at: item.path[...], into: &data)
+            write(completed, at: itemPath[...], into: &data)
         } catch {
             let located = locatedError(error, item.field)
-            let position = item.completion.isNullable ? item.path : Array(item.path.prefix(item.nullableDepth))
+            let position = item.completion.isNullable ? itemPath : Array(itemPath.prefix(item.nullableDepth))
             record(located, at: position)
             write(.null, at: position[...], into: &data)
         }
