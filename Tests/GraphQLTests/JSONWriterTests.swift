@@ -16,6 +16,33 @@ import Testing
         #expect(GraphQLValue.string(long).json == #""\n"# + String(repeating: "abcdefgh", count: 40) + #"\\""#)
     }
 
+    /// Each character that needs an escape, at every position of strings around the writer's
+    /// eight-byte steps, against a character-by-character escape.
+    @Test func escapesAtEveryPosition() {
+        func expected(_ text: String) -> String {
+            let escaped = text.unicodeScalars.map { scalar -> String in
+                switch scalar {
+                case "\"": #"\""#
+                case "\\": #"\\"#
+                case "\n": #"\n"#
+                case "\u{1}": #"\u0001"#
+                default: String(scalar)
+                }
+            }
+            return "\"" + escaped.joined() + "\""
+        }
+        for length in [1, 7, 8, 9, 15, 16, 17, 24, 40] {
+            for position in 0..<length {
+                for special in ["\"", "\\", "\n", "\u{1}", "é"] {
+                    var characters = Array(repeating: "a", count: length)
+                    characters[position] = special
+                    let text = characters.joined()
+                    #expect(GraphQLValue.string(text).json == expected(text))
+                }
+            }
+        }
+    }
+
     @Test func numbers() {
         let cases: [(GraphQLValue, String)] = [
             (.int(0), "0"), (.int(7), "7"), (.int(-7), "-7"), (.int(10), "10"), (.int(99), "99"),

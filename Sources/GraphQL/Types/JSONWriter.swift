@@ -58,22 +58,57 @@ struct JSONWriter {
 
     /// A string, quoted; runs of bytes that need no escape are copied whole.
     private mutating func string(_ string: String) {
-        var string = string
-        string.withUTF8 { utf8 in
-            reserve(utf8.count + 2)
-            base[count] = UInt8(ascii: "\"")
-            count += 1
-            var run = 0
-            for index in utf8.indices {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                append(UnsafeBufferPointer(rebasing: utf8[run..<index]))
-                escape(byte)
-                run = index + 1
-            }
-            append(UnsafeBufferPointer(rebasing: utf8[run...]))
-            self.byte(UInt8(ascii: "\""))
+        let written: Void? = string.utf8.withContiguousStorageIfAvailable { quoted($0) }
+        if written == nil {
+            var string = string
+            string.withUTF8 { quoted($0) }
         }
+    }
+
+    private mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        byte(UInt8(ascii: "\""))
+        guard let source = utf8.baseAddress else {
+            byte(UInt8(ascii: "\""))
+            return
+        }
+        let length = utf8.count
+        var run = 0
+        var index = 0
+        while index < length {
+            // Eight bytes at a time while none needs an escape.
+            if index + 8 <= length,
+                !Self.mayNeedEscape(UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self))
+            {
+                index += 8
+                continue
+            }
+            let end = min(index + 8, length)
+            while index < end {
+                let byte = source[index]
+                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                    append(UnsafeBufferPointer(start: source + run, count: index - run))
+                    escape(byte)
+                    run = index + 1
+                }
+                index += 1
+            }
+        }
+        append(UnsafeBufferPointer(start: source + run, count: length - run))
+        byte(UInt8(ascii: "\""))
+    }
+
+    /// Whether one of eight bytes may be a control character, a quote or a backslash (never
+    /// false when one is; sometimes true when none is).
+    @inline(__always)
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        let control = (word &- ones &* 0x20) & ~word
+        let quote = (quotes &- ones) & ~quotes
+        let backslash = (backslashes &- ones) & ~backslashes
+        return (control | quote | backslash) & high != 0
     }
 
     private mutating func escape(_ byte: UInt8) {
