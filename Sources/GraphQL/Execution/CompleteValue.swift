@@ -35,7 +35,13 @@ extension ExecutionContext {
             if field.isNullable { nullableDepth = path.count }
             defer { nullableDepth = savedNullableDepth }
             do {
-                values.append(try completeJSON(field.completion, try field.read(object), field))
+                let value = try field.read(object)
+                let completion = field.completion
+                if let value, completion.passesThrough(value) {
+                    values.append(value)
+                } else {
+                    values.append(try completeJSON(completion, value, field))
+                }
             } catch {
                 values.append(try handleFieldError(error, nullable: field.isNullable, field))
             }
@@ -163,7 +169,11 @@ extension ExecutionContext {
             let item = completion.item!
             return try completeList(item, items.count, field) { try completeJSON(item, items[$0], field) }
         case .object:
-            return try completeObject(completion.plan!, Parent(json: value), value, field)
+            let plan = completion.plan!
+            if plan.type.isTypeOf == nil, case .object(let object) = value {
+                return try executeFields(plan, json: object)
+            }
+            return try completeObject(plan, Parent(json: value), value, field)
         case .abstract:
             let abstract = completion.abstract!
             let plan = abstract.plan(for: try runtimeType(abstract, value, field))

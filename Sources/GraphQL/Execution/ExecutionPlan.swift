@@ -95,6 +95,21 @@ final class Completion: Sendable {
     }
 }
 
+extension Completion {
+    /// Whether a JSON leaf is its own completion: a built-in scalar's value of the right kind,
+    /// or an enum value's name. (`completeJSON` decides every other case.)
+    @inline(__always)
+    func passesThrough(_ value: GraphQLValue) -> Bool {
+        switch (kind, value) {
+        case (.string, .string), (.id, .string), (.boolean, .bool): true
+        case (.int, .int(let int)): int >= graphQLMinInt && int <= graphQLMaxInt
+        case (.float, .float(let double)): double.isFinite
+        case (.enumeration, .string(let name)): enumNames.contains(name)
+        default: false
+        }
+    }
+}
+
 /// One response key of a selection set: the field nodes merged under it and everything needed
 /// to resolve and complete it.
 final class FieldPlan: Sendable {
