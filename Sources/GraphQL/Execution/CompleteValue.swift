@@ -24,29 +24,31 @@ extension ExecutionContext {
         var values: [GraphQLValue] = []
         values.reserveCapacity(fields.count)
         for index in fields.indices {
-            let field = fields[index]
-            path.append(PathEntry(field: field))
-            defer { path.removeLast() }
-            guard field.readsParent else {
-                values.append(try executeField(field, .json(object)))
-                continue
+            // The plan holds its fields: borrowing one costs no reference counting.
+            let value = try Unmanaged.passUnretained(fields[index])._withUnsafeGuaranteedRef { field in
+                try executeField(field, json: object)
             }
-            let savedNullableDepth = nullableDepth
-            if field.isNullable { nullableDepth = path.count }
-            defer { nullableDepth = savedNullableDepth }
-            do {
-                let value = try field.read(object)
-                let completion = field.completion
-                if let value, completion.passesThrough(value) {
-                    values.append(value)
-                } else {
-                    values.append(try completeJSON(completion, value, field))
-                }
-            } catch {
-                values.append(try handleFieldError(error, nullable: field.isNullable, field))
-            }
+            values.append(value)
         }
         return .object(GraphQLObject(uniqueKeys: plan.keys, values: values))
+    }
+
+    @inline(__always)
+    private func executeField(_ field: FieldPlan, json object: GraphQLObject) throws -> GraphQLValue {
+        path.append(PathEntry(field: field))
+        defer { path.removeLast() }
+        guard field.readsParent else { return try executeField(field, .json(object)) }
+        let savedNullableDepth = nullableDepth
+        if field.isNullable { nullableDepth = path.count }
+        defer { nullableDepth = savedNullableDepth }
+        do {
+            let value = try field.read(object)
+            let completion = field.completion
+            if completion.passesThrough(value) { return (consume value)! }
+            return try completeJSON(completion, value, field)
+        } catch {
+            return try handleFieldError(error, nullable: field.isNullable, field)
+        }
     }
 
     func executeField(_ field: FieldPlan, _ parent: Parent) throws -> GraphQLValue {

@@ -99,8 +99,9 @@ extension Completion {
     /// Whether a JSON leaf is its own completion: a built-in scalar's value of the right kind,
     /// or an enum value's name. (`completeJSON` decides every other case.)
     @inline(__always)
-    func passesThrough(_ value: GraphQLValue) -> Bool {
-        switch (kind, value) {
+    func passesThrough(_ value: GraphQLValue?) -> Bool {
+        guard let value else { return false }
+        return switch (kind, value) {
         case (.string, .string), (.id, .string), (.boolean, .bool): true
         case (.int, .int(let int)): int >= graphQLMinInt && int <= graphQLMaxInt
         case (.float, .float(let double)): double.isFinite
