@@ -62,6 +62,21 @@ import Testing
         #expect(try GraphQLValue(json: value.json) == value)
     }
 
+    @Test func objectsThatShareTheirKeysAreWrittenWhole() throws {
+        // As the executor builds them: every object of a selection set with its plan's keys,
+        // the inner ones first seen while an outer one is being written.
+        let outerKeys = ["id", "tags", "empty"]
+        let innerKeys = ["name", "a\"quoted\"key"]
+        let items = (0..<50).map { index in
+            let tag = GraphQLValue.object(GraphQLObject(uniqueKeys: innerKeys, values: [.string("t\(index)"), .int(index)]))
+            return GraphQLValue.object(
+                GraphQLObject(uniqueKeys: outerKeys, values: [.int(index), .list([tag, tag]), .object([:])]))
+        }
+        let text = GraphQLValue.list(items).json
+        #expect(text.hasPrefix(#"[{"id":0,"tags":[{"name":"t0","a\"quoted\"key":0},{"name":"t0","a\"quoted\"key":0}],"empty":{}},"#))
+        #expect(try GraphQLValue(json: text) == .list(items))
+    }
+
     @Test func aLargeValueReadsBack() throws {
         let items = (0..<2_000).map { index in
             GraphQLValue.object([

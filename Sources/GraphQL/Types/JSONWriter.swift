@@ -8,6 +8,13 @@ struct JSONWriter {
     private var base: UnsafeMutablePointer<UInt8>
     private var count = 0
     private var capacity: Int
+    /// The written form of the keys of objects that share one array of keys (the executor
+    /// builds every object of a selection set with its plan's array), by that array's storage:
+    /// each key's `,"key":` (no comma for the first), as a range of `keyBytes`. Keys are quoted
+    /// once per array instead of once per object. The arrays live as long as the value being
+    /// written, so no storage address is reused for another array meanwhile.
+    private var keyForms: [UnsafeRawPointer: [Range<Int>]] = [:]
+    private var keyBytes: [UInt8] = []
 
     private init(capacity: Int) {
         self.capacity = capacity
@@ -44,16 +51,41 @@ struct JSONWriter {
             byte(UInt8(ascii: "]"))
         case .object(let object):
             byte(UInt8(ascii: "{"))
-            let keys = object.keys
             let values = object.values
-            for index in keys.indices {
-                if index > 0 { byte(UInt8(ascii: ",")) }
-                string(keys[index])
-                byte(UInt8(ascii: ":"))
+            let forms = keyForms(object.keys)
+            for index in forms.indices {
+                // Read afresh each time: writing a value may add other arrays' keys.
+                let form = forms[index]
+                reserve(form.count)
+                keyBytes.withUnsafeBufferPointer { keys in
+                    (base + count).update(from: keys.baseAddress! + form.lowerBound, count: form.count)
+                }
+                count += form.count
                 self.value(values[index])
             }
             byte(UInt8(ascii: "}"))
         }
+    }
+
+    /// The written forms of `keys` (see `keyForms`), made on first sight of their array.
+    private mutating func keyForms(_ keys: [String]) -> [Range<Int>] {
+        let storage = keys.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        if let storage, let forms = keyForms[storage] { return forms }
+        // Written with the writer itself, then moved to `keyBytes`.
+        let mark = count
+        var forms: [Range<Int>] = []
+        forms.reserveCapacity(keys.count)
+        for index in keys.indices {
+            let start = keyBytes.count + count - mark
+            if index > 0 { byte(UInt8(ascii: ",")) }
+            string(keys[index])
+            byte(UInt8(ascii: ":"))
+            forms.append(start..<keyBytes.count + count - mark)
+        }
+        keyBytes.append(contentsOf: UnsafeBufferPointer(start: base + mark, count: count - mark))
+        count = mark
+        if let storage { keyForms[storage] = forms }
+        return forms
     }
 
     /// A string, quoted; runs of bytes that need no escape are copied whole.
