@@ -14,12 +14,23 @@ public struct ArchivePurgeService: Service {
     let interval: Duration
     let logger: Logger
     let now: @Sendable () -> Date
+    let tenants: @Sendable () async throws -> [Tenant]
 
-    public init(pool: PostgresPool, interval: Duration, logger: Logger, now: @escaping @Sendable () -> Date = Date.init) {
+    /// Purges the tenants `tenants` gives each time: by default every tenant in the database
+    /// (a tenant whose row is no valid tenant file is logged and skipped).
+    public init(
+        pool: PostgresPool, interval: Duration, logger: Logger, now: @escaping @Sendable () -> Date = Date.init,
+        tenants: (@Sendable () async throws -> [Tenant])? = nil
+    ) {
         self.pool = pool
         self.interval = interval
         self.logger = logger
         self.now = now
+        self.tenants = tenants ?? {
+            try await TenantStore(pool: pool).all { slug, problem in
+                logger.warning("Archive purge skips a tenant", metadata: ["tenant": "\(slug)", "problem": "\(problem)"])
+            }
+        }
     }
 
     public func run() async throws {
@@ -30,9 +41,7 @@ public struct ArchivePurgeService: Service {
                 return
             }
             do {
-                let tenants = try await TenantStore(pool: pool).all { slug, problem in
-                    logger.warning("Archive purge skips a tenant", metadata: ["tenant": "\(slug)", "problem": "\(problem)"])
-                }
+                let tenants = try await tenants()
                 let outcome = try await ArchivePurge.purge(tenants, pool: pool, now: now())
                 logger.info(
                     "Archive purged", metadata: ["entries": "\(outcome.entries)", "media": "\(outcome.media)", "tenants": "\(tenants.count)"])

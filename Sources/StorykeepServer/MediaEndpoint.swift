@@ -74,7 +74,7 @@ public struct MediaEndpoint: TenantEndpoint {
 
     /// A strong ETag: the content's SHA-256.
     static func etag(_ info: MediaInfo) -> String {
-        "\"" + info.sha256.map { String(format: "%02x", $0) }.joined() + "\""
+        "\"" + info.sha256Hex + "\""
     }
 
     private static func fileExtension(_ contentType: String) -> String {

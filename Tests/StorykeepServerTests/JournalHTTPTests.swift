@@ -292,11 +292,13 @@ struct JournalHTTPTests {
             #expect(try await h.graphQL(archive, token: sam)["data"]?["archive"]?.nodes.count == 1)
 
             // The service as `storykeep serve` runs it, on the app role's pool, with a short
-            // interval and its clock 31 days on.
+            // interval and its clock 31 days on; over this test's tenant only, since other
+            // tests' archives are in the same database.
             let clock = h.clock
+            let tenant = try #require(try await TenantStore(pool: h.app).all().first { $0.slug == h.tenant.slug })
             let service = ArchivePurgeService(
                 pool: h.app, interval: .milliseconds(50), logger: Logger(label: "purge-test"),
-                now: { clock.now.addingTimeInterval(31 * 86_400) })
+                now: { clock.now.addingTimeInterval(31 * 86_400) }, tenants: { [tenant] })
             let running = Task { try await service.run() }
             var purged = false
             for _ in 0..<200 where !purged {

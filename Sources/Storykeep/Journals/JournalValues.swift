@@ -37,7 +37,7 @@ enum JournalValues {
             "id": .string(media.id.lowercased),
             "contentType": .string(media.contentType),
             "byteSize": .int(media.byteSize),
-            "sha256": .string(media.sha256.map { String(format: "%02x", $0) }.joined()),
+            "sha256": .string(media.sha256Hex),
             "url": .string("/t/\(tenant.slug)/media/\(media.id.lowercased)"),
             "createdAt": .string(DateTimeScalar.string(media.createdAt)),
         ])
