@@ -207,7 +207,9 @@ struct SeedTests {
         let a = try SeedPlan(Self.options(seed: 11, prefix: "a"))
         let b = try SeedPlan(Self.options(seed: 11, prefix: "b"))
         #expect(a.tenants.map(\.people) == b.tenants.map(\.people))
-        #expect(a.tenants.flatMap(\.people).filter { $0.role == .youngPerson }.reduce(0) { $0 + $1.entryCount } == 500)
+        let young: [SeedPerson] = a.tenants.flatMap(\.people).filter { $0.role == .youngPerson }
+        let planned: Int = young.reduce(0) { $0 + $1.entryCount }
+        #expect(planned == 500)
         var bad = Self.options(seed: 1)
         bad.heavyPersonEntries = 501
         #expect(throws: SeedError.self) { try SeedPlan(bad) }
