@@ -15,6 +15,7 @@ public struct StorykeepConfig: Sendable {
     public var uploads: Uploads
     public var graphql: GraphQL
     public var tenants: Tenants
+    public var archive: Archive
     public var log: Log
 
     /// Reads every section from `reader`.
@@ -26,6 +27,7 @@ public struct StorykeepConfig: Sendable {
         uploads = try Uploads(reader: reader.scoped(to: "uploads"))
         graphql = try GraphQL(reader: reader.scoped(to: "graphql"))
         tenants = try Tenants(reader: reader.scoped(to: "tenants"))
+        archive = try Archive(reader: reader.scoped(to: "archive"))
         log = try Log(reader: reader.scoped(to: "log"))
     }
 
@@ -155,6 +157,18 @@ public struct StorykeepConfig: Sendable {
         public init(reader: ConfigReader) throws {
             directory = try reader.requiredString(forKey: "directory")
             refreshInterval = .seconds(try reader.requiredInt(forKey: "refreshSeconds").checked("tenants.refreshSeconds", min: 1))
+        }
+    }
+
+    /// The archive of deleted entries.
+    public struct Archive: Sendable {
+        /// `archive.purgeIntervalSeconds`: how often the server removes the entries archived
+        /// longer than their tenant's retention period (`storykeep purge` does it on demand).
+        public var purgeInterval: Duration
+
+        public init(reader: ConfigReader) throws {
+            purgeInterval = .seconds(
+                try reader.requiredInt(forKey: "purgeIntervalSeconds").checked("archive.purgeIntervalSeconds", min: 60))
         }
     }
 

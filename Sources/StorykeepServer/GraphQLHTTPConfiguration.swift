@@ -1,3 +1,5 @@
+public import Storykeep
+
 /// The limits and switches of GraphQL over HTTP. The defaults suit a public endpoint; a tenant
 /// may lower or raise them (upload limits come from the tenant's file).
 public struct GraphQLHTTPConfiguration: Sendable {
@@ -51,5 +53,17 @@ public struct GraphQLHTTPConfiguration: Sendable {
         self.maxFiles = maxFiles
         self.maxMultipartBodySize = maxMultipartBodySize
         self.multipartRequiresPreflightHeader = multipartRequiresPreflightHeader
+    }
+}
+
+extension GraphQLHTTPConfiguration {
+    /// A tenant endpoint's: the files of an upload up to the server's ceiling (`uploads.maxBytes`),
+    /// the multipart body one such file and a little more. Each tenant's own lower limit
+    /// (`uploads.maxMegabytes`) is checked where a file is stored, and answered with a GraphQL
+    /// error naming the field, so that a file a little too large is told apart from an abuse.
+    public static func tenant(_ config: StorykeepConfig) -> GraphQLHTTPConfiguration {
+        GraphQLHTTPConfiguration(
+            maxBodySize: config.http.bodyLimitBytes, maxFileSize: config.uploads.maxBytes, maxFiles: 10,
+            maxMultipartBodySize: config.uploads.maxBytes + (1 << 20))
     }
 }

@@ -148,7 +148,7 @@ public struct GraphQLHTTPHandler<Executor: GraphQLHTTPExecutor>: Sendable {
         let operation = GraphQLHTTPOperation(
             query: query, operationName: parameters.operationName, variables: parameters.variables,
             extensions: parameters.extensions, allowedOperationTypes: allowed)
-        let result = await GraphQLUpload.$current.withValue(uploads) {
+        let result = await GraphQLUpload.withFiles(uploads) {
             await executor.execute(operation, request: request, context: context)
         }
         switch result {

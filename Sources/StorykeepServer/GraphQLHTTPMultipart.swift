@@ -135,7 +135,7 @@ private final class PartReader {
             guard expected[name] != nil else { return }
             guard uploads[name] == nil else { return fail(.badRequest("The file `\(name)` is sent twice.")) }
             uploads[name] = GraphQLUpload(
-                filename: filename ?? "", contentType: contentType ?? "application/octet-stream", bytes: bytes)
+                filename: filename ?? "", contentType: contentType ?? "application/octet-stream", bytes: Array(bytes.readableBytesView))
         }
     }
 

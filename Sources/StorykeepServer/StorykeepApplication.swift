@@ -1,4 +1,5 @@
 public import Hummingbird
+public import ServiceLifecycle
 public import Logging
 public import Storykeep
 
@@ -21,11 +22,17 @@ public enum StorykeepApplication {
         public var tenants: TenantCache
         public var readiness: [any ReadinessCheck]
         public var endpoints: [any TenantEndpoint]
+        /// Work the server runs beside the requests (the archive's purge), started and stopped
+        /// with it.
+        public var services: [any Service]
 
-        public init(tenants: TenantCache, readiness: [any ReadinessCheck], endpoints: [any TenantEndpoint]) {
+        public init(
+            tenants: TenantCache, readiness: [any ReadinessCheck], endpoints: [any TenantEndpoint], services: [any Service] = []
+        ) {
             self.tenants = tenants
             self.readiness = readiness
             self.endpoints = endpoints
+            self.services = services
         }
     }
 
@@ -69,7 +76,7 @@ public enum StorykeepApplication {
                 address: .hostname(config.http.host, port: config.http.port),
                 serverName: "Storykeep"
             ),
-            services: [parts.tenants],
+            services: [parts.tenants] + parts.services,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? config.http.port) },
             logger: logger
         )

@@ -21,14 +21,17 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = CommandSupport.bootstrapLogging(config, toStandardOutput: true)
         let pool = try CommandSupport.appPool(config, logger: logger)
         let tenants = TenantCache(source: TenantStore(pool: pool), refreshInterval: config.tenants.refreshInterval, logger: logger)
+        let graphQL = try TenantGraphQL(config: config, pool: pool, logger: logger)
         let parts = StorykeepApplication.Parts(
             tenants: tenants,
             readiness: [DatabaseReadiness(pool: pool, migrations: config.database.migrationsDirectory)],
             // One line per tenant endpoint.
             endpoints: [
                 TenantInfoEndpoint(),
-                GraphQLHTTPHandler(executor: TenantGraphQLExecutor(graphQL: try TenantGraphQL(config: config, pool: pool, logger: logger))),
-            ]
+                GraphQLHTTPHandler(executor: TenantGraphQLExecutor(graphQL: graphQL), configuration: .tenant(config)),
+                MediaEndpoint(downloads: MediaDownloads(services: graphQL.services)),
+            ],
+            services: [ArchivePurgeService(pool: pool, interval: config.archive.purgeInterval, logger: logger)]
         )
         let app = StorykeepApplication.make(config: config, parts: parts, logger: logger) { port in
             await announce(host: config.http.host, port: port, tenants: tenants, logger: logger)

@@ -90,13 +90,14 @@ extension GraphQLValue {
     var errorMessage: String? { self["errors"]?.listValue?.first?["message"]?.stringValue }
 }
 
-/// Runs `test` against the server with `tenantCount` fresh tenants, hashing new passwords with
-/// `argon2` (the floor by default).
+/// Runs `test` against the server with `tenantCount` fresh tenants (their files changed by
+/// `tweak`), hashing new passwords with `argon2` (the floor by default).
 func withAccounts(
     tenants tenantCount: Int = 1, argon2 parameters: Argon2Parameters = .floor,
+    tweak: (Int, inout TenantFile) -> Void = { _, _ in },
     _ test: @escaping @Sendable (AccountsHarness) async throws -> Void
 ) async throws {
-    let files = try await makeTenants(tenantCount)
+    let files = try await makeTenants(tenantCount, tweak)
     let app = try testPool("DATABASE_URL")
     let owner = try testPool("STORYKEEP_OWNER_DATABASE_URL")
     do {
@@ -112,7 +113,11 @@ func withAccounts(
                 pool: app, hasher: try PasswordHasher(parameters: parameters, pool: argon2),
                 sessions: SessionPolicy(maxLifetimeSeconds: 3600, idleTimeoutSeconds: 600),
                 logger: Logger(label: "accounts-test"), now: { clock.now }))
-        let endpoints: [any TenantEndpoint] = [GraphQLHTTPHandler(executor: TenantGraphQLExecutor(graphQL: graphQL))]
+        // As `storykeep serve` mounts them.
+        let endpoints: [any TenantEndpoint] = [
+            GraphQLHTTPHandler(executor: TenantGraphQLExecutor(graphQL: graphQL), configuration: .tenant(try await testConfig())),
+            MediaEndpoint(downloads: MediaDownloads(services: graphQL.services)),
+        ]
         try await withTestServer(endpoints: endpoints) { client, _ in
             try await test(
                 AccountsHarness(client: client, engine: graphQL, tenants: tenants, clock: clock, app: app, owner: owner, argon2: argon2))

@@ -29,7 +29,7 @@ struct EchoExecutor: GraphQLHTTPExecutor {
             if let upload = try? GraphQLUpload(value) {
                 uploads[key] = .object([
                     "filename": .string(upload.filename), "contentType": .string(upload.contentType),
-                    "text": .string(String(buffer: upload.bytes)),
+                    "text": .string(String(decoding: upload.bytes, as: UTF8.self)),
                 ])
             }
         }

@@ -110,7 +110,7 @@ enum GraphQLHTTPTestSchema {
     private static func file(_ upload: GraphQLUpload) -> GraphQLValue {
         .object([
             "filename": .string(upload.filename), "contentType": .string(upload.contentType),
-            "size": .int(upload.bytes.readableBytes), "text": .string(String(buffer: upload.bytes)),
+            "size": .int(upload.bytes.count), "text": .string(String(decoding: upload.bytes, as: UTF8.self)),
         ])
     }
 

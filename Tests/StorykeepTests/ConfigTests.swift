@@ -26,7 +26,8 @@ import Testing
         #expect(config.database.poolSize == 8)
         #expect(config.database.url == nil)
         #expect(config.argon2.memoryKiB >= 19456)
-        #expect(config.uploads.maxBytes == 25 * 1_048_576)
+        #expect(config.uploads.maxBytes == 100 * 1_048_576)
+        #expect(config.archive.purgeInterval == .seconds(3600))
         #expect(config.tenants.directory == "tenants")
         #expect(config.database.migrationsDirectory == "Migrations")
     }

@@ -109,6 +109,11 @@ public enum ArchivePurge {
     public struct Outcome: Sendable, Hashable {
         public var entries: Int
         public var media: Int
+
+        public init(entries: Int, media: Int) {
+            self.entries = entries
+            self.media = media
+        }
     }
 
     /// Purges each of `tenants` (disabled ones too: their archives age all the same) with its

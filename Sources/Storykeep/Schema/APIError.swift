@@ -19,6 +19,12 @@ extension GraphQLError {
         coded(message, "BAD_USER_INPUT", ["field": .string(field)])
     }
 
+    /// No such thing of the person's: absent, deleted, or someone else's (never told apart, so
+    /// that an id reveals nothing).
+    public static func notFound(_ message: String = "Not found.") -> GraphQLError {
+        coded(message, "NOT_FOUND")
+    }
+
     /// Too many failed logins for this name: try again in `retryAfterSeconds`.
     public static func lockedOut(retryAfterSeconds: Int) -> GraphQLError {
         let unit = retryAfterSeconds == 1 ? "second" : "seconds"

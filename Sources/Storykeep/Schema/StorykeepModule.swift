@@ -11,6 +11,12 @@ public protocol StorykeepModule: Sendable {
     var switchedBy: TenantModule? { get }
     /// Attaches the module's resolvers, by `Type.field` name.
     func register(_ resolvers: inout ResolverRegistry)
+    /// Gives the module's custom scalars their coercion, once the composed schema is built.
+    func configure(_ schema: GraphQLSchema)
+}
+
+extension StorykeepModule {
+    public func configure(_ schema: GraphQLSchema) {}
 }
 
 /// Every module the server knows, in the order their SDL is composed: the first defines the root
@@ -18,6 +24,10 @@ public protocol StorykeepModule: Sendable {
 public enum StorykeepModules {
     public static let all: [any StorykeepModule] = [
         AccountsModule(),
+        JournalsModule(),
+        ProfileModule(),
+        TagsModule(),
+        ArchiveModule(),
     ]
 }
 

@@ -113,7 +113,18 @@ public struct TenantGraphQL: Sendable {
     ) async -> GraphQLResponse {
         let context = ResolverContext(
             tenant: tenant, viewer: viewer, presentedInvalidToken: invalidToken, services: services, transaction: transaction)
-        return await service.execute(request, context: context)
+        var response = await service.execute(request, context: context)
+        // The document is valid and names an operation (``execute`` checked), so a request
+        // error here is a variable the schema refused (a missing `date`, a malformed `Date`):
+        // input the person can correct.
+        if response.isRequestError {
+            response.errors = response.errors.map { error in
+                var error = error
+                if error.extensions?["code"] == nil { error.extensions = ["code": .string("BAD_USER_INPUT")] }
+                return error
+            }
+        }
+        return response
     }
 
     /// The token of an `Authorization: Bearer <token>` header: nil without a header, `.some(nil)`

@@ -89,6 +89,7 @@ public final class TenantSchemas: Sendable {
                 description: "the SDL of \(names.joined(separator: ", ")) is invalid: "
                     + problems.map(\.message).joined(separator: "; "))
         }
+        for module in chosen { module.configure(schema) }
         try attach(registry, to: schema)
         let own = Set(registry.roots.filter { $0.value.ownTransactions }.keys.map { String($0.dropFirst("Mutation.".count)) })
         return ComposedSchema(

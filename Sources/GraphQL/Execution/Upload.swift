@@ -1,27 +1,24 @@
-import GraphQL
-import Hummingbird
-
-/// A file sent with the GraphQL multipart request specification
-/// (https://github.com/jaydenseric/graphql-multipart-request-spec), as a resolver receives it.
+/// A file sent with a request, as a resolver receives it: the `Upload` scalar of the GraphQL
+/// multipart request specification (https://github.com/jaydenseric/graphql-multipart-request-spec),
+/// which a transport (GraphQL over HTTP, in `StorykeepServer`) reads.
 ///
 /// A schema declares `scalar Upload` and calls `GraphQLUpload.configureScalar(in:)` once; a
 /// field then takes an `Upload` argument (`uploadAvatar(file: Upload!)`) and its resolver reads
-/// the file with `try GraphQLUpload(arguments["file"])`. Files live in memory for the request,
-/// within `GraphQLHTTPConfiguration.maxFileSize` each.
+/// the file with `try GraphQLUpload(arguments["file"])`. Files live in memory for the request.
 ///
-/// How the file reaches the resolver: GraphQL values are JSON, so the HTTP layer puts a marker
-/// string where the multipart `map` places a file in the variables, and makes the request's
-/// files visible to the resolvers of that request (a task-local value, inherited by every child
-/// task the executor starts). A marker names a file of the same request only; anything else is
-/// refused by the scalar (`Upload value invalid.`), so JSON requests cannot pass an `Upload`.
+/// How the file reaches the resolver: GraphQL values are JSON, so the transport puts a marker
+/// string where the multipart `map` places a file in the variables, and runs the request with
+/// its files in ``withFiles(_:_:)`` (a task-local value, inherited by every child task the
+/// executor starts). A marker names a file of the same request only; anything else is refused
+/// by the scalar (`Upload value invalid.`), so JSON requests cannot pass an `Upload`.
 public struct GraphQLUpload: Sendable {
     /// The file name the client gave (`filename` of the part's `Content-Disposition`).
     public var filename: String
     /// The part's `Content-Type`, `application/octet-stream` when it gave none.
     public var contentType: String
-    public var bytes: ByteBuffer
+    public var bytes: [UInt8]
 
-    public init(filename: String, contentType: String, bytes: ByteBuffer) {
+    public init(filename: String, contentType: String, bytes: [UInt8]) {
         self.filename = filename
         self.contentType = contentType
         self.bytes = bytes
@@ -49,11 +46,16 @@ public struct GraphQLUpload: Sendable {
         scalar.serialize = { _ in throw GraphQLError(message: "Upload serialization unsupported.") }
     }
 
+    /// Runs `body` (a request's execution) with `files`, by marker, visible to its resolvers.
+    public static func withFiles<T>(_ files: [String: GraphQLUpload], _ body: () async throws -> T) async rethrows -> T {
+        try await $current.withValue(files, operation: body)
+    }
+
     /// The files of the request being executed, by marker.
     @TaskLocal static var current: [String: GraphQLUpload] = [:]
 
     /// The marker for the file sent in the multipart field `field`.
-    static func marker(forField field: String) -> GraphQLValue {
+    public static func marker(forField field: String) -> GraphQLValue {
         .string("upload:" + field)
     }
 }

@@ -1,0 +1,58 @@
+import Foundation
+import Postgres
+
+/// Which bytes of a file a download sends, chosen once its size is known (HTTP Range).
+public enum MediaByteSelection: Sendable, Equatable {
+    case whole
+    /// Offsets within the file; the caller keeps them within its size.
+    case part(Range<Int>)
+    /// None: the range asked for lies outside the file.
+    case none
+}
+
+/// Files fetched by URL (`GET /t/<slug>/media/<id>`), for whoever the bearer token says, under
+/// the same policies as the journal: only those who may read the file get its bytes (today its
+/// owner). Each download is one transaction: the session, the file's description, its bytes.
+public struct MediaDownloads: Sendable {
+    public let services: DomainServices
+
+    public init(services: DomainServices) {
+        self.services = services
+    }
+
+    public enum Outcome: Sendable {
+        /// No token, or one that is no live session of this tenant.
+        case unauthenticated
+        /// No such file for this person: absent, or someone else's (not told apart).
+        case notFound
+        /// The file's description, and the selected bytes (`nil` for `.none`).
+        case file(MediaInfo, bytes: [UInt8]?, selection: MediaByteSelection)
+    }
+
+    /// The file `id` of `tenant` as the request's `authorization` header's person may read it;
+    /// `select` chooses the bytes once the file's size is known.
+    public func read(
+        id: String, tenant: Tenant, authorization: String?, select: @Sendable (MediaInfo) -> MediaByteSelection
+    ) async throws -> Outcome {
+        guard case .some(.some(let token)) = TenantGraphQL.bearerToken(authorization) else { return .unauthenticated }
+        let authentication = AccountContext.authentication(tenantID: tenant.id, tokenHash: token.storageHash)
+        return try await services.pool.transaction(settings: authentication.settings) { tx in
+            guard try await Sessions.authenticate(in: tx, tenantID: tenant.id, policy: services.sessions) != nil else {
+                return .unauthenticated
+            }
+            guard let uuid = UUID(uuidString: id), let info = try await MediaStore(tx).media(ids: [uuid]).first else {
+                return .notFound
+            }
+            let selection = select(info)
+            switch selection {
+            case .none:
+                return .file(info, bytes: nil, selection: selection)
+            case .whole:
+                return .file(info, bytes: try await MediaStore(tx).bytes(id: uuid), selection: selection)
+            case .part(let range):
+                let bytes = try await MediaStore(tx).bytes(id: uuid, offset: range.lowerBound, length: range.count)
+                return .file(info, bytes: bytes, selection: selection)
+            }
+        }
+    }
+}

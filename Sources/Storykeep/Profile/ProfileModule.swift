@@ -1,0 +1,70 @@
+import Foundation
+import GraphQL
+
+/// The profile in the schema (Schema/profile.graphql): `me { profile }` and `updateProfile`.
+/// Always on. A person's profile is theirs alone: on anyone else's `Person` it is null.
+public struct ProfileModule: StorykeepModule {
+    public init() {}
+
+    public var name: String { "profile" }
+    public var switchedBy: TenantModule? { nil }
+
+    public func register(_ resolvers: inout ResolverRegistry) {
+        resolvers.field(
+            "Person.profile",
+            .async { source, _, context, _ in
+                guard let context = context as? ResolverContext, let viewer = context.viewer,
+                    (source as? GraphQLValue)?["id"]?.stringValue == viewer.personID.lowercased
+                else { return nil }
+                let profile = try await context.transaction { tx in
+                    try await ProfileStore(tx).profile(defaultMoodIcons: context.tenant.file.moodIcons)
+                }
+                return try await Self.value(profile, context: context)
+            })
+        resolvers.mutation("updateProfile", access: .authenticated) { arguments, context in
+            let input = arguments["input"]?.objectValue ?? [:]
+            let changes = ProfileChanges(
+                displayName: input["displayName"]?.stringValue, avatar: input["avatar"]?.stringValue,
+                avatarMediaID: try input["avatarMediaId"]?.stringValue.map { text in
+                    guard let id = UUID(uuidString: text) else {
+                        throw GraphQLError.badUserInput(field: "input.avatarMediaId", "input.avatarMediaId: \(text) is not an id.")
+                    }
+                    return id
+                },
+                colours: input["colours"]?.listValue.map { list in
+                    Dictionary(
+                        list.map { ($0["role"]?.stringValue ?? "", $0["value"]?.stringValue ?? "") },
+                        uniquingKeysWith: { _, last in last })
+                },
+                moodIcons: input["moodIcons"]?.listValue?.map {
+                    MoodIcon(emoji: $0["emoji"]?.stringValue ?? "", label: $0["label"]?.stringValue ?? "")
+                },
+                entryBackgrounds: input["entryBackgrounds"]?.listValue?.map { $0.stringValue ?? "" })
+            let profile = try await context.transaction { tx in
+                try await JournalValues.answering(field: { "input.\($0)" }) {
+                    try await ProfileStore(tx).updateProfile(changes, defaultMoodIcons: context.tenant.file.moodIcons)
+                }
+            }
+            return try await Self.value(profile, context: context)
+        }
+    }
+
+    /// The `Profile` object, with its avatar picture's description (one statement more when the
+    /// person has one).
+    static func value(_ profile: Profile, context: ResolverContext) async throws -> GraphQLValue {
+        var avatar: GraphQLValue = .null
+        if let id = profile.avatarMediaID {
+            avatar = try await context.transaction { tx in try await MediaStore(tx).media(ids: [id]) }.first
+                .map { JournalValues.media($0, tenant: context.tenant) } ?? .null
+        }
+        return .object([
+            "displayName": .string(profile.displayName),
+            "avatar": profile.avatar.map(GraphQLValue.string) ?? .null,
+            "avatarMedia": avatar,
+            "colours": .list(
+                profile.colours.sorted { $0.key < $1.key }.map { .object(["role": .string($0.key), "value": .string($0.value)]) }),
+            "moodIcons": .list(profile.moodIcons.map(JournalValues.moodIcon)),
+            "entryBackgrounds": .list(profile.entryBackgrounds.map(GraphQLValue.string)),
+        ])
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+public import Hummingbird
+public import Storykeep
+
+/// `GET /t/<slug>/media/<id>` (and `/media/<id>` on a tenant's hosts): a journal's file, with
+/// `Authorization: Bearer <token>`, for those who may read it (``MediaDownloads``).
+///
+/// Browsers seek in audio and video with Range requests: a single `bytes=` range gets 206 with
+/// `Content-Range`, one outside the file 416; several ranges get the whole file (which HTTP
+/// allows). The SHA-256 is the `ETag`, so `If-None-Match` gets 304 and `If-Range` is honoured.
+/// Responses are `Cache-Control: private` (never in a shared cache) and `nosniff` (the stored
+/// type, recognised from the content at upload, is the only one a browser may use).
+public struct MediaEndpoint: TenantEndpoint {
+    public let downloads: MediaDownloads
+
+    public init(downloads: MediaDownloads) {
+        self.downloads = downloads
+    }
+
+    public func register(on group: RouterGroup<TenantRequestContext>) {
+        group.get("media/:id") { request, context in
+            try await respond(to: request, context: context)
+        }
+    }
+
+    func respond(to request: Request, context: TenantRequestContext) async throws -> Response {
+        let id = context.parameters.get("id") ?? ""
+        let rangeHeader = request.headers[.range]
+        let ifRange = request.headers[.ifRange]
+        let outcome = try await downloads.read(
+            id: id, tenant: context.tenant, authorization: request.headers[.authorization]
+        ) { info in
+            guard let rangeHeader, ifRange == nil || ifRange == Self.etag(info) else { return .whole }
+            return ByteRange.select(rangeHeader, size: info.byteSize)
+        }
+        switch outcome {
+        case .unauthenticated:
+            var headers = HTTPFields()
+            headers[.wwwAuthenticate] = "Bearer"
+            throw HTTPError(.unauthorized, headers: headers, message: "Please log in.")
+        case .notFound, .file(_, bytes: nil, selection: .whole), .file(_, bytes: nil, selection: .part):
+            throw HTTPError(.notFound, message: "No such file.")
+        case .file(let info, let bytes, let selection):
+            var headers = HTTPFields()
+            headers[.eTag] = Self.etag(info)
+            headers[.cacheControl] = "private, max-age=3600"
+            headers[.xContentTypeOptions] = "nosniff"
+            headers[.acceptRanges] = "bytes"
+            headers[.contentDisposition] = "inline; filename=\"\(info.id.uuidString.lowercased())\(Self.fileExtension(info.contentType))\""
+            if let tags = request.headers[.ifNoneMatch], tags.split(separator: ",").contains(where: {
+                $0.trimmingCharacters(in: .whitespaces) == Self.etag(info) || $0.trimmingCharacters(in: .whitespaces) == "*"
+            }) {
+                return Response(status: .notModified, headers: headers)
+            }
+            switch selection {
+            case .none:
+                headers[.contentRange] = "bytes */\(info.byteSize)"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            case .part(let range):
+                headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(info.byteSize)"
+                return Self.body(bytes ?? [], status: .partialContent, type: info.contentType, headers: headers)
+            case .whole:
+                return Self.body(bytes ?? [], status: .ok, type: info.contentType, headers: headers)
+            }
+        }
+    }
+
+    private static func body(_ bytes: [UInt8], status: HTTPResponse.Status, type: String, headers: HTTPFields) -> Response {
+        var headers = headers
+        headers[.contentType] = type
+        headers[.contentLength] = String(bytes.count)
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// A strong ETag: the content's SHA-256.
+    static func etag(_ info: MediaInfo) -> String {
+        "\"" + info.sha256.map { String(format: "%02x", $0) }.joined() + "\""
+    }
+
+    private static func fileExtension(_ contentType: String) -> String {
+        let known = [
+            "image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", "image/webp": ".webp", "image/heic": ".heic",
+            "audio/mpeg": ".mp3", "audio/aac": ".aac", "audio/mp4": ".m4a", "audio/ogg": ".ogg", "audio/wav": ".wav",
+            "audio/flac": ".flac", "audio/webm": ".webm", "video/mp4": ".mp4", "video/quicktime": ".mov",
+            "video/webm": ".webm", "video/ogg": ".ogv",
+        ]
+        return known[contentType] ?? ""
+    }
+}
+
+/// A `Range: bytes=…` header (RFC 9110 §14.1.2) against a file's size.
+enum ByteRange {
+    /// One range, within the file; the whole file for what this server does not serve as a part
+    /// (several ranges, another unit, a malformed header); `.none` for a range wholly outside it.
+    static func select(_ header: String, size: Int) -> MediaByteSelection {
+        let trimmed = header.trimmingCharacters(in: .whitespaces)
+        guard trimmed.lowercased().hasPrefix("bytes="), !trimmed.contains(",") else { return .whole }
+        let spec = trimmed.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)
+        let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return .whole }
+        let first = parts[0].isEmpty ? nil : Int(parts[0])
+        let last = parts[1].isEmpty ? nil : Int(parts[1])
+        if !parts[0].isEmpty && first == nil || !parts[1].isEmpty && last == nil { return .whole }
+        switch (first, last) {
+        case (let first?, let last):
+            if let last, last < first { return .whole }
+            guard first < size else { return .none }
+            return .part(first..<min(size, (last ?? size - 1) + 1))
+        case (nil, let suffix?):
+            guard suffix > 0, size > 0 else { return .none }
+            return .part(max(0, size - suffix)..<size)
+        case (nil, nil):
+            return .whole
+        }
+    }
+}
