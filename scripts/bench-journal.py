@@ -69,7 +69,9 @@ def count_statements():
     return total, transaction
 
 
-print(f"  {'request (GraphQL over HTTP, kept-alive connection)':<44}{'p50 ms':>9}{'p99 ms':>9}{'items':>7}{'SQL statements':>16}")
+count = os.environ.get("BENCH_COUNT", "1") != "0"
+listing = ""
+print(f"  {'request (GraphQL over HTTP, kept-alive connection)':<44}{'p50 ms':>9}{'p99 ms':>9}{'items':>7}  SQL statements per request")
 for name, query, variables in cases:
     status, answer = post(query, variables, token)
     if status != 200 or answer.get("errors"):
@@ -88,11 +90,20 @@ for name, query, variables in cases:
             sys.exit(f"journal bench: {name}: HTTP {status} {answer}")
     samples.sort()
     counts = set()
-    for _ in range(5):
+    for _ in range(5 if count else 0):
         sql("select bench_stats.pg_stat_statements_reset()")
         post(query, variables, token)
         counts.add(count_statements())
-    statements = " or ".join(f"{total} ({total - tx} + {tx} BEGIN/COMMIT)" for total, tx in sorted(counts))
+    statements = " or ".join(f"{total} ({total - tx} + {tx} BEGIN/COMMIT)" for total, tx in sorted(counts)) or "not counted"
+    if count and name == cases[0][0]:
+        listing = sql("""select calls || ' x ' || regexp_replace(left(query, 90), '\s+', ' ', 'g')
+                         from bench_stats.pg_stat_statements s join pg_roles r on r.oid = s.userid
+                         where r.rolname = 'storykeep_app' order by query""")
     p99 = samples[max(0, int(len(samples) * 0.99) - 1)]
-    print(f"  {name:<44}{statistics.median(samples):>9.2f}{p99:>9.2f}{items:>7}{statements:>16}")
-print(f"  ({requests} requests each after 20 warm-up; statements from pg_stat_statements, 5 single requests each)")
+    print(f"  {name:<44}{statistics.median(samples):>9.2f}{p99:>9.2f}{items:>7}  {statements}")
+print(f"  ({requests} requests each after 20 warm-up; statements from pg_stat_statements, 5 single requests each;"
+      f" load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores)")
+if count:
+    print("  the statements of one first page (20):")
+    for line in listing.splitlines():
+        print("    " + line)
