@@ -119,7 +119,7 @@ echo "  (statements: the reads, + BEGIN, set_config and COMMIT; $((requests * 2)
 echo
 echo "EXPLAIN ANALYZE, as storykeep_app in heavy's context (execution time; top of plan)"
 explain() {
-    "$PG_BIN/psql" -X -q -A -t "$DATABASE_URL" <<SQL | grep -E "Execution Time|^(Limit|Sort|GroupAggregate|Index|Bitmap)|->  (Index|Bitmap|Seq|Sort)" | head -6 | sed 's/^/    /'
+    "$PG_BIN/psql" -X -q -A -t "$DATABASE_URL" <<SQL | grep -E "Execution Time|Rows Removed|^(Limit|Sort|GroupAggregate|Index|Bitmap)|->  (Index|Bitmap|Seq|Sort)" | head -6 | sed 's/^/    /'
 begin;
 select set_config('storykeep.person_id', '$person', true), set_config('storykeep.role', 'YOUNG_PERSON', true), set_config('storykeep.tenant_id', '$tenant', true) \\g /dev/null
 explain (analyze, costs off) $1;
@@ -130,6 +130,8 @@ echo "  first page (21 rows):"
 explain "select $columns from entries e where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.archived_at is null order by e.day desc, e.created_at desc, e.id desc limit 21"
 echo "  search \"$search\" (21 rows):"
 explain "select $columns from entries e where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.archived_at is null and e.search @@ websearch_to_tsquery('simple', '$search') order by e.day desc, e.created_at desc, e.id desc limit 21"
+echo "  search \"zebra\" (no match: the whole journal read):"
+explain "select $columns from entries e where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.archived_at is null and e.search @@ websearch_to_tsquery('simple', 'zebra') order by e.day desc, e.created_at desc, e.id desc limit 21"
 echo "  calendar $month:"
 explain "select e.day, count(*) from entries e where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.archived_at is null and e.day >= '$month-01' and e.day < date '$month-01' + interval '1 month' group by e.day"
 echo "  seed's progress log: $(wc -l <"$root/seed.log") lines; last: $(tail -n 1 "$root/seed.log")"
