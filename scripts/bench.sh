@@ -57,3 +57,9 @@ PY
 bench_http_latency "GET /health/live" "$base/health/live"
 bench_http_latency "GET /health/ready (database answers, migrations current)" "$base/health/ready"
 scripts/bench-graphql.sh
+
+# The journal with 1,000,000 entries (issue 5): a few minutes, most of them seeding; a cluster
+# and a server of its own. BENCH_JOURNAL=0 skips it.
+if [[ ${BENCH_JOURNAL:-1} != 0 ]]; then
+    scripts/bench-journal.sh
+fi

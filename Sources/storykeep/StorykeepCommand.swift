@@ -20,6 +20,7 @@ struct StorykeepCommand: AsyncParsableCommand {
             SchemaCommand.self,
             GQLCommand.self,
             PurgeCommand.self,
+            SeedCommand.self,
         ]
     )
 }

@@ -1,0 +1,235 @@
+import Foundation
+import Postgres
+import Testing
+
+@testable import Storykeep
+
+/// `Seeder` (what `storykeep seed` runs) against the real PostgreSQL of TenancyDatabase, as the
+/// server's role: the rows it writes read back through JournalStore as their authors, keep the
+/// journal's invariants, and the same seed gives the same data.
+@Suite("Seed: synthetic journals, reproducible, read back through the journal's own stores")
+struct SeedTests {
+    static func options(seed: UInt64, prefix: String = "st-" + UUID().uuidString.prefix(8).lowercased()) -> SeedOptions {
+        var options = SeedOptions()
+        options.seed = seed
+        options.tenantPrefix = prefix
+        options.tenants = 2
+        options.youngPeople = 5
+        options.entries = 500
+        options.heavyPersonEntries = 150
+        options.days = 120
+        options.batchEntries = 120
+        return options
+    }
+
+    static let password = "seed-password"
+
+    /// Seeds `options` as storykeep_app (tenants as the owner), with one hash for everyone.
+    static func seed(_ options: SeedOptions) async throws -> SeedSummary {
+        try await TenancyDatabase.migrated()
+        let app = try TenancyDatabase.appPool(size: 3)
+        let owner = try TenancyDatabase.ownerPool(size: 1)
+        let hasher = try PasswordHasher(pool: BoundedWorkerPool(threadCount: 1, name: "seed-test"))
+        do {
+            let summary = try await Seeder.run(
+                try SeedPlan(options), owner: owner, app: app, passwordHash: try await hasher.hash(password))
+            await app.close()
+            await owner.close()
+            return summary
+        } catch {
+            await app.close()
+            await owner.close()
+            throw error
+        }
+    }
+
+    /// Every young person's journal as they see it through JournalStore, TagStore and
+    /// MediaStore, in a canonical text; its SHA-256.
+    static func journalDigest(_ summary: SeedSummary) async throws -> String {
+        let app = try TenancyDatabase.appPool(size: 1)
+        var text = ""
+        do {
+            for tenant in summary.tenants {
+                for person in tenant.people {
+                    let context = AccountContext.person(tenantID: tenant.id!, personID: person.id, role: person.role)
+                    try await app.transaction(settings: context.settings) { tx in
+                        text += "person \(person.role.rawValue) \(person.loginName) \(person.displayName) \(person.id)\n"
+                        for tag in try await TagStore(tx).tags() { text += "tag \(tag.id) \(tag.name)\n" }
+                        let store = JournalStore(tx)
+                        var after: String?
+                        repeat {
+                            let page = try await store.entries(first: 100, after: after)
+                            for (e, _) in page.items {
+                                text += "entry \(e.id) \(e.day) \(e.kind.rawValue) \(e.text ?? "-") \(e.mood ?? "-") "
+                                    + "\(e.background ?? "-") \(e.suggestion ?? "-") \(e.createdAt.timeIntervalSince1970) "
+                                    + "\(e.updatedAt.timeIntervalSince1970) [\(e.tags.map(\.name).joined(separator: ","))] "
+                                    + "[\(e.media.map { "\($0.contentType) \($0.byteSize) \(Data($0.sha256).base64EncodedString())" }.joined(separator: ","))]\n"
+                            }
+                            after = page.hasNextPage ? page.endCursor : nil
+                        } while after != nil
+                    }
+                }
+            }
+        } catch {
+            await app.close()
+            throw error
+        }
+        await app.close()
+        return Crypto.sha256(Array(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    @Test func theSameSeedGivesTheSameDataAndAnotherSeedOther() async throws {
+        let first = try await Self.seed(Self.options(seed: 7))
+        let again = try await Self.seed(Self.options(seed: 7))
+        let other = try await Self.seed(Self.options(seed: 8))
+        #expect(first.tenants.map(\.slug) != again.tenants.map(\.slug))
+        #expect(first.digest == again.digest)
+        #expect(first.digest != other.digest)
+        #expect(first.counts == again.counts)
+        let (a, b, c) = (try await Self.journalDigest(first), try await Self.journalDigest(again), try await Self.journalDigest(other))
+        #expect(a == b)
+        #expect(a != c)
+    }
+
+    @Test func theRowsKeepTheJournalsInvariants() async throws {
+        let options = Self.options(seed: 3)
+        let summary = try await Self.seed(options)
+        #expect(summary.counts.entries == 500)
+        #expect(Set(summary.counts.entriesByKind.keys) == Set(EntryKind.allCases))
+        #expect(summary.counts.media > 0 && summary.counts.tags > 0 && summary.counts.entryTags > 0)
+        let heavy = try #require(summary.heavy)
+        #expect(heavy.username == "heavy" && heavy.entryCount == 150)
+        let firstDay = PostgresDate(daysSince2000: options.until.daysSince2000 - options.days + 1)
+
+        let app = try TenancyDatabase.appPool(size: 1)
+        let hasher = try PasswordHasher(pool: BoundedWorkerPool(threadCount: 1, name: "seed-test"))
+        var seenEntries = 0
+        do {
+            for tenant in summary.tenants {
+                let tenantID = try #require(tenant.id)
+                let labels = Set(tenant.file.moodIcons.map(\.label))
+                let young = tenant.people.filter { $0.role == .youngPerson }
+                #expect(tenant.people.contains { $0.role == .agencyAdmin } && tenant.people.contains { $0.role == .carer })
+                for person in tenant.people {
+                    let context = AccountContext.person(tenantID: tenantID, personID: person.id, role: person.role)
+                    try await app.transaction(settings: context.settings) { tx in
+                        // They can log in: their own credentials, the seed's password, their tenant's terms.
+                        let row = try await tx.query(
+                            """
+                            select c.password_hash, p.terms_version_accepted from credentials c
+                            join people p on p.tenant_id = c.tenant_id and p.id = c.person_id
+                            where c.tenant_id = current_tenant_id() and c.person_id = current_person_id()
+                            """)[0]
+                        if person == young.first {
+                            #expect(try await hasher.verify(Self.password, against: row.decode(String.self, at: 0)).ok)
+                        }
+                        #expect(try row.decode(String?.self, at: 1) == tenant.file.termsVersion)
+
+                        let all = try await tx.query(
+                            """
+                            select count(*), count(*) filter (where archived_at is not null),
+                                   count(*) filter (where day < $1 or day > $2),
+                                   count(*) filter (where tag_names <> coalesce((
+                                       select string_agg(t.name, ' ' order by t.name_key) from entry_tags et
+                                       join tags t on t.tenant_id = et.tenant_id and t.id = et.tag_id
+                                       where et.tenant_id = e.tenant_id and et.entry_id = e.id), '')),
+                                   count(*) filter (where created_at > updated_at)
+                            from entries e where tenant_id = current_tenant_id() and author_id = current_person_id()
+                            """, firstDay, options.until)[0]
+                        #expect(try all.decode(Int.self, at: 0) == person.entryCount)
+                        #expect(try all.decode(Int.self, at: 2) == 0, "days within the span")
+                        #expect(try all.decode(Int.self, at: 3) == 0, "tag_names are the names of the entry's tags")
+                        #expect(try all.decode(Int.self, at: 4) == 0)
+                        let archived = try all.decode(Int.self, at: 1)
+                        guard person.role == .youngPerson else { return }
+
+                        // The journal as the API reads it: every live entry, in order, with tags and media.
+                        let store = JournalStore(tx)
+                        var live: [Entry] = [], after: String?
+                        repeat {
+                            let page = try await store.entries(first: 100, after: after)
+                            live += page.items.map(\.item)
+                            after = page.hasNextPage ? page.endCursor : nil
+                        } while after != nil
+                        #expect(live.count == person.entryCount - archived)
+                        seenEntries += live.count + archived
+                        let order = live.map { ($0.day, $0.createdAt) }
+                        #expect(zip(order, order.dropFirst()).allSatisfy { $0.0 > $1.0 || ($0.0 == $1.0 && $0.1 >= $1.1) })
+                        let checkIns = live.filter { $0.kind == .mood }
+                        #expect(checkIns.allSatisfy { $0.mood != nil })
+                        #expect(Set(checkIns.map(\.day)).count == checkIns.count, "one check-in a day")
+                        #expect(live.compactMap(\.mood).allSatisfy(labels.contains), "moods from the tenant's icons")
+                        let tags = Set(try await TagStore(tx).tags().map(\.id))
+                        #expect(live.flatMap(\.tags).allSatisfy { tags.contains($0.id) })
+                        // Files: what MediaSniffer accepts, their bytes as described.
+                        for info in live.flatMap(\.media).prefix(12) {
+                            let bytes = try #require(try await MediaStore(tx).bytes(id: info.id))
+                            #expect(MediaSniffer.sniff(bytes) == info.contentType)
+                            #expect(bytes.count == info.byteSize && Crypto.sha256(bytes) == info.sha256)
+                        }
+                        #expect(live.filter { [.image, .drawing, .audio, .video].contains($0.kind) }.allSatisfy { !$0.media.isEmpty })
+                        // Search and calendar have material.
+                        if let word = live.compactMap(\.text).first?.split(separator: " ").first.map(String.init) {
+                            #expect(try await store.search(word, first: 5).items.isEmpty == false)
+                        }
+                        if let day = live.first?.day {
+                            let month = String(day.description.prefix(7))
+                            let calendar = try await store.calendar(month: month)
+                            #expect(calendar.reduce(0) { $0 + $1.entryCount } == live.filter { $0.day.description.hasPrefix(month) }.count)
+                        }
+                    }
+                }
+                // Nobody else reads a journal: the first young person's entries, as the second.
+                if young.count >= 2 {
+                    let other = AccountContext.person(tenantID: tenantID, personID: young[1].id, role: .youngPerson)
+                    let mine = try await app.transaction(settings: AccountContext.person(tenantID: tenantID, personID: young[0].id, role: .youngPerson).settings) { tx in
+                        try await JournalStore(tx).entries(first: 5).items.map(\.item.id)
+                    }
+                    let seen = try await app.transaction(settings: other.settings) { tx in try await JournalStore(tx).entries(ids: mine) }
+                    #expect(!mine.isEmpty && seen.isEmpty)
+                }
+            }
+        } catch {
+            await app.close()
+            throw error
+        }
+        await app.close()
+        #expect(seenEntries == 500)
+    }
+
+    @Test func aTenantIsNeverSeededTwice() async throws {
+        let options = Self.options(seed: 1)
+        _ = try await Self.seed(options)
+        await #expect(throws: SeedError.self) { _ = try await Self.seed(options) }
+    }
+
+    @Test func thePlanIsReproducibleAndChecked() throws {
+        let a = try SeedPlan(Self.options(seed: 11, prefix: "a"))
+        let b = try SeedPlan(Self.options(seed: 11, prefix: "b"))
+        #expect(a.tenants.map(\.people) == b.tenants.map(\.people))
+        let young: [SeedPerson] = a.tenants.flatMap(\.people).filter { $0.role == .youngPerson }
+        let planned: Int = young.reduce(0) { $0 + $1.entryCount }
+        #expect(planned == 500)
+        var bad = Self.options(seed: 1)
+        bad.heavyPersonEntries = 501
+        #expect(throws: SeedError.self) { try SeedPlan(bad) }
+        bad = Self.options(seed: 1)
+        bad.tenantPrefix = "Not A Slug"
+        #expect(bad.problem != nil)
+        var r1 = SeedRandom(seed: 5, stream: [1, 2]), r2 = SeedRandom(seed: 5, stream: [1, 2]), r3 = SeedRandom(seed: 5, stream: [2, 1])
+        let x = (0..<8).map { _ in r1.next() }
+        #expect(x == (0..<8).map { _ in r2.next() })
+        #expect(x != (0..<8).map { _ in r3.next() })
+    }
+
+    @Test func theMediaAreFilesOfTheAcceptedKinds() {
+        var r = SeedRandom(seed: 9)
+        #expect(MediaSniffer.sniff(SeedMedia.drawing(&r)) == "image/png")
+        #expect(MediaSniffer.sniff(SeedMedia.photo(&r)) == "image/png")
+        #expect(MediaSniffer.sniff(SeedMedia.recording(&r)) == "audio/wav")
+        #expect(MediaSniffer.sniff(SeedMedia.clip(&r)) == "video/quicktime")
+        // PNG's checksums: CRC-32 and Adler-32 of known inputs.
+        #expect(SeedMedia.crc32(Array("IEND".utf8)) == 0xAE42_6082)
+        #expect(SeedMedia.adler32(Array("Wikipedia".utf8)) == 0x11E6_0398)
+    }
+}
