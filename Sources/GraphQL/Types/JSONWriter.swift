@@ -13,8 +13,12 @@ struct JSONWriter {
     /// each key's `,"key":` (no comma for the first), as a range of `keyBytes`. Keys are quoted
     /// once per array instead of once per object. The arrays live as long as the value being
     /// written, so no storage address is reused for another array meanwhile.
-    private var keyForms: [UnsafeRawPointer: [Range<Int>]] = [:]
+    /// A response has one array of keys per selection set, a handful: they are looked up in
+    /// order, and at most `maxKeyForms` arrays are kept (objects of other origins, each with
+    /// keys of its own, are written key by key).
+    private var keyForms: [(storage: UnsafeRawPointer, forms: [Range<Int>])] = []
     private var keyBytes: [UInt8] = []
+    private static let maxKeyForms = 32
 
     private init(capacity: Int) {
         self.capacity = capacity
@@ -52,7 +56,17 @@ struct JSONWriter {
         case .object(let object):
             byte(UInt8(ascii: "{"))
             let values = object.values
-            let forms = keyForms(object.keys)
+            guard let forms = keyForms(object.keys) else {
+                let keys = object.keys
+                for index in keys.indices {
+                    if index > 0 { byte(UInt8(ascii: ",")) }
+                    string(keys[index])
+                    byte(UInt8(ascii: ":"))
+                    self.value(values[index])
+                }
+                byte(UInt8(ascii: "}"))
+                return
+            }
             for index in forms.indices {
                 // Read afresh each time: writing a value may add other arrays' keys.
                 let form = forms[index]
@@ -67,10 +81,12 @@ struct JSONWriter {
         }
     }
 
-    /// The written forms of `keys` (see `keyForms`), made on first sight of their array.
-    private mutating func keyForms(_ keys: [String]) -> [Range<Int>] {
-        let storage = keys.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
-        if let storage, let forms = keyForms[storage] { return forms }
+    /// The written forms of `keys` (see `keyForms`), made on first sight of their array; nil
+    /// when there is no room for another array.
+    private mutating func keyForms(_ keys: [String]) -> [Range<Int>]? {
+        guard let storage = keys.withUnsafeBufferPointer({ UnsafeRawPointer($0.baseAddress) }) else { return [] }
+        for index in keyForms.indices where keyForms[index].storage == storage { return keyForms[index].forms }
+        guard keyForms.count < Self.maxKeyForms else { return nil }
         // Written with the writer itself, then moved to `keyBytes`.
         let mark = count
         var forms: [Range<Int>] = []
@@ -84,7 +100,7 @@ struct JSONWriter {
         }
         keyBytes.append(contentsOf: UnsafeBufferPointer(start: base + mark, count: count - mark))
         count = mark
-        if let storage { keyForms[storage] = forms }
+        keyForms.append((storage, forms))
         return forms
     }
 
