@@ -26,6 +26,7 @@ import Testing
         #expect(config.database.poolSize == 8)
         #expect(config.database.url == nil)
         #expect(config.argon2.memoryKiB >= 19456)
+        #expect(config.argon2.threadNiceness == 10)
         #expect(config.uploads.maxBytes == 25 * 1_048_576)
         #expect(config.tenants.directory == "tenants")
         #expect(config.database.migrationsDirectory == "Migrations")
@@ -75,6 +76,9 @@ import Testing
         }
         await #expect(throws: ConfigError.invalid("argon2.memoryKibibytes", expected: "a value of at least 19456", found: "1024")) {
             try await StorykeepConfig.load(environment: ["STORYKEEP_ARGON2_MEMORY_KIBIBYTES": "1024"], directory: try checkout())
+        }
+        await #expect(throws: ConfigError.invalid("argon2.threadNiceness", expected: "a value from 0 to 19", found: "20")) {
+            try await StorykeepConfig.load(environment: ["STORYKEEP_ARGON2_THREAD_NICENESS": "20"], directory: try checkout())
         }
     }
 

@@ -34,7 +34,7 @@ public struct TenantGraphQL: Sendable {
         let argon2 = config.argon2
         let hasher = try PasswordHasher(
             parameters: Argon2Parameters(memoryKiB: argon2.memoryKiB, iterations: argon2.iterations, parallelism: argon2.parallelism),
-            pool: BoundedWorkerPool(threadCount: argon2.concurrentHashes, name: "argon2"))
+            pool: BoundedWorkerPool(threadCount: argon2.concurrentHashes, name: "argon2", niceness: argon2.threadNiceness))
         let directory = config.graphql.schemaDirectory
         let schemas = TenantSchemas(
             directory: URL(fileURLWithPath: directory.hasPrefix("/") ? directory : root + "/" + directory),
