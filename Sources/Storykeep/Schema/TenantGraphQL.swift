@@ -42,7 +42,10 @@ public struct TenantGraphQL: Sendable {
         try schemas.checkAllModules()
         self.init(
             schemas: schemas,
-            services: DomainServices(pool: pool, hasher: hasher, sessions: SessionPolicy(config.sessions), logger: logger))
+            services: DomainServices(
+                pool: pool, hasher: hasher, sessions: SessionPolicy(config.sessions), logger: logger,
+                // As many logins in their first transaction as hashes run at once, and at most half the pool.
+                loginGate: AsyncGate(permits: max(1, min(argon2.concurrentHashes, config.database.poolSize / 2)))))
     }
 
     /// What became of a request.
