@@ -26,7 +26,7 @@ import Testing
         #expect(config.database.poolSize == 8)
         #expect(config.database.url == nil)
         #expect(config.argon2.memoryKiB >= 19456)
-        #expect(config.argon2.threadNiceness == 10)
+        #expect(config.argon2.threadNiceness == 19)
         #expect(config.uploads.maxBytes == 25 * 1_048_576)
         #expect(config.tenants.directory == "tenants")
         #expect(config.database.migrationsDirectory == "Migrations")
