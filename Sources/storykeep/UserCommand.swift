@@ -18,7 +18,8 @@ struct UserCommand: AsyncParsableCommand {
                 Acts as the tenant's operator, with an agency admin's rights, through the same \
                 checks as the createPerson mutation. The person sets their password with the code \
                 (activateAccount) within \(PeopleAdmin.activationCodeLifetimeDays) days. The code is \
-                shown only now: it is stored hashed.
+                shown only now: it is stored hashed. With --password-stdin there is no code: the \
+                password read is set at once (make run's demo people are made so).
                 """
         )
 
