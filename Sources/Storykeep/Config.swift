@@ -113,12 +113,16 @@ public struct StorykeepConfig: Sendable {
         /// `argon2.concurrentHashes`: hashes computed at once; more logins wait, so a login storm
         /// cannot take every core.
         public var concurrentHashes: Int
+        /// `argon2.threadNiceness`: the nice value (0 to 19) of the threads that hash, so that the
+        /// threads of other requests get a core first; see ``BoundedWorkerPool/init(threadCount:name:niceness:)``.
+        public var threadNiceness: Int
 
         public init(reader: ConfigReader) throws {
             memoryKiB = try reader.requiredInt(forKey: "memoryKibibytes").checked("argon2.memoryKibibytes", min: 19456)
             iterations = try reader.requiredInt(forKey: "iterations").checked("argon2.iterations", min: 2)
             parallelism = try reader.requiredInt(forKey: "parallelism").checked("argon2.parallelism", min: 1)
             concurrentHashes = try reader.requiredInt(forKey: "concurrentHashes").checked("argon2.concurrentHashes", min: 1)
+            threadNiceness = try reader.requiredInt(forKey: "threadNiceness").checked("argon2.threadNiceness", min: 0, max: 19)
         }
     }
 

@@ -26,6 +26,7 @@ import Testing
         #expect(config.database.poolSize == 8)
         #expect(config.database.url == nil)
         #expect(config.argon2.memoryKiB >= 19456)
+        #expect(config.argon2.threadNiceness == 19)
         #expect(config.uploads.maxBytes == 100 * 1_048_576)
         #expect(config.archive.purgeInterval == .seconds(3600))
         #expect(config.tenants.directory == "tenants")
@@ -76,6 +77,9 @@ import Testing
         }
         await #expect(throws: ConfigError.invalid("argon2.memoryKibibytes", expected: "a value of at least 19456", found: "1024")) {
             try await StorykeepConfig.load(environment: ["STORYKEEP_ARGON2_MEMORY_KIBIBYTES": "1024"], directory: try checkout())
+        }
+        await #expect(throws: ConfigError.invalid("argon2.threadNiceness", expected: "a value from 0 to 19", found: "20")) {
+            try await StorykeepConfig.load(environment: ["STORYKEEP_ARGON2_THREAD_NICENESS": "20"], directory: try checkout())
         }
     }
 

@@ -44,7 +44,8 @@ struct Storykeep {
         try run(arguments)
     }
 
-    static func run(_ arguments: [String]) throws -> Result {
+    /// Runs the binary with `arguments`; `input`, when given, is its standard input.
+    static func run(_ arguments: [String], input: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = try binary
         process.arguments = arguments
@@ -53,7 +54,13 @@ struct Storykeep {
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
+        let stdin = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
         try process.run()
+        if let input {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
+        }
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A fixed set of dedicated threads that run blocking, CPU-heavy work (Argon2) in arrival order.
 ///
 /// One Argon2id computation holds a core and 19 MiB for about 20 ms. Run on Swift's cooperative
@@ -14,12 +18,25 @@ public final class BoundedWorkerPool: Sendable {
     public let threadCount: Int
     private let queue = JobQueue()
 
+    /// How much the pool's threads yield the processor to the process's other threads: their
+    /// nice value, 0 (as the rest) to 19 (run only when nothing else of the process wants to).
+    public let niceness: Int
+
     /// Starts `threadCount` threads named `name-1`, `name-2`, ...; by default one per core.
-    public init(threadCount: Int = ProcessInfo.processInfo.activeProcessorCount, name: String) {
+    ///
+    /// With a positive `niceness` (Linux, where a nice value is a thread's own) the threads run at
+    /// a lower priority: a thread of a request that wakes up then gets a core at once instead of
+    /// waiting for a computation's time slice, while the pool still uses every core left idle.
+    public init(threadCount: Int = ProcessInfo.processInfo.activeProcessorCount, name: String, niceness: Int = 0) {
         precondition(threadCount > 0, "a worker pool needs at least one thread")
+        precondition((0...19).contains(niceness), "a nice value is 0 to 19")
         self.threadCount = threadCount
+        self.niceness = niceness
         for index in 1...threadCount {
-            let thread = Thread { [queue] in queue.drain() }
+            let thread = Thread { [queue] in
+                Self.lowerPriority(by: niceness)
+                queue.drain()
+            }
             thread.name = "\(name)-\(index)"
             thread.start()
         }
@@ -27,6 +44,18 @@ public final class BoundedWorkerPool: Sendable {
 
     deinit {
         queue.stop()
+    }
+
+    /// Raises the calling thread's nice value by `niceness` (lowering a priority needs no privilege).
+    private static func lowerPriority(by niceness: Int) {
+        guard niceness > 0 else { return }
+        #if os(Linux)
+        // On Linux, PRIO_PROCESS with who = 0 is the calling thread alone (setpriority(2), "Bugs").
+        errno = 0
+        let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        guard errno == 0 else { return }
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, min(19, current + Int32(niceness)))
+        #endif
     }
 
     /// Runs `work` on one of the pool's threads once one is free and returns its result (or

@@ -62,23 +62,28 @@ enum Login {
         struct Account: Sendable {
             var personID: UUID, role: PersonRole, disabled: Bool, passwordHash: String?
         }
-        let (failures, account): (Int, Account?) = try await context.transaction(loginContext) { tx in
-            let failures = try await admitAttempt(in: tx, lockout: lockout, now: now)
-            let rows = try await tx.query(
-                """
-                select p.id, p.role::text, p.disabled_at is not null, c.password_hash
-                from people p
-                left join credentials c on c.tenant_id = p.tenant_id and c.person_id = p.id
-                where p.tenant_id = current_tenant_id()
-                  and (p.username_key = current_login_name() or p.email_key = current_login_name())
-                """)
-            guard let row = rows.first, let role = PersonRole(rawValue: try row.decode(String.self, at: 1)) else { return (failures, nil) }
-            return (
-                failures,
-                Account(
-                    personID: try row.decode(UUID.self, at: 0), role: role, disabled: try row.decode(Bool.self, at: 2),
-                    passwordHash: try row.decode(String?.self, at: 3))
-            )
+        // Through the gate (see AsyncGate): a burst of logins takes a few connections, not the pool.
+        let (failures, account): (Int, Account?) = try await services.loginGate.withPermit {
+            try await context.transaction(loginContext) { tx in
+                let failures = try await admitAttempt(in: tx, lockout: lockout, now: now)
+                let rows = try await tx.query(
+                    """
+                    select p.id, p.role::text, p.disabled_at is not null, c.password_hash
+                    from people p
+                    left join credentials c on c.tenant_id = p.tenant_id and c.person_id = p.id
+                    where p.tenant_id = current_tenant_id()
+                      and (p.username_key = current_login_name() or p.email_key = current_login_name())
+                    """)
+                guard let row = rows.first, let role = PersonRole(rawValue: try row.decode(String.self, at: 1)) else {
+                    return (failures, nil)
+                }
+                return (
+                    failures,
+                    Account(
+                        personID: try row.decode(UUID.self, at: 0), role: role, disabled: try row.decode(Bool.self, at: 2),
+                        passwordHash: try row.decode(String?.self, at: 3))
+                )
+            }
         }
 
         // Argon2, holding no connection; without an account (or a password yet), the dummy hash.

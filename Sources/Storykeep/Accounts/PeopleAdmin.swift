@@ -70,6 +70,67 @@ public enum PeopleAdmin {
     /// Adds a person and issues their first activation code.
     public static func create(_ person: NewPerson, in tx: some PostgresQueryable) async throws -> IssuedActivation {
         let person = try person.checked()
+        return try await issueCode(for: try await insert(person, in: tx), in: tx)
+    }
+
+    /// The person already in the tenant with `person`'s username or email, if any (compared as
+    /// logins compare them, case folded). Throws BAD_USER_INPUT when that person has another role:
+    /// they are not the one described.
+    public static func existing(_ person: NewPerson, in tx: some PostgresQueryable) async throws -> PersonRecord? {
+        let person = try person.checked()
+        let rows = try await tx.query(
+            """
+            select \(PersonRecord.columns) from people p
+            where p.tenant_id = current_tenant_id() and (p.username_key = lower($1) or p.email_key = lower($2))
+            order by p.created_at, p.id
+            limit 1
+            """, person.username, person.email)
+        guard let found = try rows.first.map(PersonRecord.init(row:)) else { return nil }
+        guard found.role == person.role else {
+            let sameUsername = person.username != nil && found.username?.lowercased() == person.username?.lowercased()
+            throw GraphQLError.badUserInput(
+                field: sameUsername ? "input.username" : "input.email",
+                "Someone in this agency already has this \(sameUsername ? "username" : "email"), as \(found.role.rawValue).")
+        }
+        return found
+    }
+
+    /// A person set up at the command line with a password the operator chose: what
+    /// ``provision(_:password:tenant:hasher:pool:ifAbsent:)`` did.
+    public struct Provisioned: Sendable {
+        public var person: PersonRecord
+        /// False when `ifAbsent` found them already there (and changed nothing).
+        public var created: Bool
+    }
+
+    /// Adds a person who can log in at once with `password`, instead of an activation code
+    /// (`storykeep user create --password-stdin`, e.g. the demo people of `make run`). The
+    /// password meets the tenant's policy and is hashed by `hasher`, as `activateAccount` does it,
+    /// before any connection is taken. With `ifAbsent`, a person of the same role who already has
+    /// the username or email is left as they are (their password included) and returned.
+    public static func provision(
+        _ person: NewPerson, password: String, tenant: Tenant, hasher: PasswordHasher, pool: PostgresPool, ifAbsent: Bool
+    ) async throws -> Provisioned {
+        let person = try person.checked()
+        let operatorContext = AccountContext.tenantOperator(tenantID: tenant.id)
+        if ifAbsent, let found = try await pool.transaction(settings: operatorContext.settings, { tx in try await existing(person, in: tx) }) {
+            return Provisioned(person: found, created: false)
+        }
+        try PeopleInput.newPassword(password, policy: tenant.file.passwords, field: "password")
+        let hash = try await hasher.hash(password)
+        let created = try await pool.transaction(settings: operatorContext.settings) { tx in
+            let record = try await insert(person, in: tx)
+            // Credentials are written only in the person's own context, as activation does.
+            try await AccountContext.person(tenantID: tenant.id, personID: record.id, role: record.role).enter(on: tx)
+            try await tx.execute(
+                "insert into credentials (tenant_id, person_id, password_hash) values (current_tenant_id(), $1, $2)",
+                record.id, hash)
+            return record
+        }
+        return Provisioned(person: created, created: true)
+    }
+
+    private static func insert(_ person: NewPerson, in tx: some PostgresQueryable) async throws -> PersonRecord {
         let rows = try await PeopleInput.uniquely {
             try await tx.query(
                 """
@@ -78,7 +139,7 @@ public enum PeopleAdmin {
                 returning \(PersonRecord.columns)
                 """, person.role.rawValue, person.displayName, person.username, person.email, person.externalRef)
         }
-        return try await issueCode(for: try PersonRecord(row: rows[0]), in: tx)
+        return try PersonRecord(row: rows[0])
     }
 
     /// A new code for the person with `id`; their unused codes stop working.

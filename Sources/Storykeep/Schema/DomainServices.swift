@@ -8,6 +8,9 @@ public struct DomainServices: Sendable {
     /// Connected as the app role (`storykeep_app`).
     public var pool: PostgresPool
     public var hasher: PasswordHasher
+    /// What a login's first transaction waits for (see ``AsyncGate``): at most a few logins use
+    /// connections at once, however many arrive together.
+    public var loginGate: AsyncGate
     public var sessions: SessionPolicy
     /// The time lockout back-off is judged by (tests move it instead of sleeping).
     public var now: @Sendable () -> Date
@@ -16,11 +19,12 @@ public struct DomainServices: Sendable {
 
     public init(
         pool: PostgresPool, hasher: PasswordHasher, sessions: SessionPolicy, logger: Logger,
-        now: @escaping @Sendable () -> Date = Date.init
+        loginGate: AsyncGate = AsyncGate(permits: 2), now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.logger = logger
         self.pool = pool
         self.hasher = hasher
+        self.loginGate = loginGate
         self.sessions = sessions
         self.now = now
     }

@@ -34,7 +34,7 @@ public struct TenantGraphQL: Sendable {
         let argon2 = config.argon2
         let hasher = try PasswordHasher(
             parameters: Argon2Parameters(memoryKiB: argon2.memoryKiB, iterations: argon2.iterations, parallelism: argon2.parallelism),
-            pool: BoundedWorkerPool(threadCount: argon2.concurrentHashes, name: "argon2"))
+            pool: BoundedWorkerPool(threadCount: argon2.concurrentHashes, name: "argon2", niceness: argon2.threadNiceness))
         let directory = config.graphql.schemaDirectory
         let schemas = TenantSchemas(
             directory: URL(fileURLWithPath: directory.hasPrefix("/") ? directory : root + "/" + directory),
@@ -42,7 +42,10 @@ public struct TenantGraphQL: Sendable {
         try schemas.checkAllModules()
         self.init(
             schemas: schemas,
-            services: DomainServices(pool: pool, hasher: hasher, sessions: SessionPolicy(config.sessions), logger: logger))
+            services: DomainServices(
+                pool: pool, hasher: hasher, sessions: SessionPolicy(config.sessions), logger: logger,
+                // As many logins in their first transaction as hashes run at once, and at most half the pool.
+                loginGate: AsyncGate(permits: max(1, min(argon2.concurrentHashes, config.database.poolSize / 2)))))
     }
 
     /// What became of a request.
