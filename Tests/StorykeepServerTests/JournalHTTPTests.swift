@@ -49,7 +49,11 @@ struct JournalHTTPTests {
             let skipped = try await h.graphQL("mutation { skipCheckIn { checkIn checkInEntry { id } } }", token: sam)
             #expect(skipped["data"]?["skipCheckIn"] == .object(["checkIn": .string("SKIPPED"), "checkInEntry": .null]))
 
-            // Suggestions fit the mood, and the one answered last comes after the others.
+            // Suggestions fit the mood (today's check-in's unless another is given), and the one
+            // answered last comes after the others.
+            _ = try await h.graphQL(#"mutation { checkIn(mood: "Sad") { id } }"#, token: sam)
+            let sad = try await h.graphQL("{ suggestions(count: 5) }", token: sam)
+            #expect(Set(sad["data"]?["suggestions"]?.listValue ?? []) == [.string("Who helped you today?"), .string("What is on your mind?")])
             let happy = try await h.graphQL(#"{ suggestions(count: 5, mood: "Happy") }"#, token: sam)
             #expect(Set(happy["data"]?["suggestions"]?.listValue ?? []) == [.string("What made you smile today?"), .string("Who helped you today?")])
             _ = try await h.createEntry(

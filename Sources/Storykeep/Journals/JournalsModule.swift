@@ -69,15 +69,19 @@ public struct JournalsModule: StorykeepModule {
         resolvers.query("suggestions", access: .authenticated) { arguments, context in
             let count = arguments["count"]?.intValue ?? 3
             guard (0...20).contains(count) else { throw GraphQLError.badUserInput(field: "count", "count: must be 0 to 20.") }
-            let recent = try await context.transaction { tx in
-                try await Suggestions.recentlyAnswered(limit: max(count, 3), on: tx)
+            let (recent, mood) = try await context.transaction { tx in
+                let recent = try await Suggestions.recentlyAnswered(limit: max(count, 3), on: tx)
+                // Without a mood given, today's check-in's.
+                if let mood = arguments["mood"]?.stringValue { return (recent, Optional(mood)) }
+                guard case .done(_, let mood) = try await CheckInStore(tx).status(day: Self.today(context)) else {
+                    return (recent, nil)
+                }
+                return (recent, mood)
             }
             var generator = SystemRandomNumberGenerator()
             return GraphQLValue.list(
-                Suggestions.choose(
-                    count: count, from: context.tenant.file.prompts, mood: arguments["mood"]?.stringValue, recent: recent,
-                    using: &generator
-                ).map { .string($0.text) })
+                Suggestions.choose(count: count, from: context.tenant.file.prompts, mood: mood, recent: recent, using: &generator)
+                    .map { .string($0.text) })
         }
     }
 
