@@ -28,7 +28,8 @@ struct JSONWriter {
     /// Appends `value` as compact JSON to `out`. Deep values recurse: output values are as
     /// deep as the selection sets (or the inputs) that made them, which validation bounds.
     static func write(_ value: GraphQLValue, to out: inout [UInt8]) {
-        var writer = JSONWriter(capacity: 4096)
+        // Room for a typical response at once (allocating more costs nothing more): no regrowth.
+        var writer = JSONWriter(capacity: 32 << 10)
         defer { writer.base.deallocate() }
         writer.value(value)
         out.append(contentsOf: UnsafeBufferPointer(start: writer.base, count: writer.count))
