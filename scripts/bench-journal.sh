@@ -27,20 +27,7 @@ search=football    # a word of the seed's sentences and tags, in several languag
 bin=.build/$configuration/storykeep
 [[ -x $bin ]] || swift build -c "$configuration" --product storykeep >&2
 
-root=$(mktemp -d /tmp/storykeep-pg.XXXXXX)
-chmod 755 "$root"
-server_pid=
-cleanup() {
-    set +e
-    if [[ -n $server_pid ]]; then
-        kill "$server_pid" 2>/dev/null
-        wait "$server_pid" 2>/dev/null
-    fi
-    pgc_stop "$root"
-    rm -rf "$root"
-}
-trap cleanup EXIT
-trap "exit 130" INT TERM
+pgc_throwaway
 
 pgc_init "$root"
 pgc_as_postgres tee -a "$root/data/postgresql.conf" >/dev/null <<'CONF'

@@ -12,20 +12,7 @@ configuration=${BENCH_CONFIGURATION:-release}
 swift build -c "$configuration"
 bin=.build/$configuration/storykeep
 
-root=$(mktemp -d /tmp/storykeep-pg.XXXXXX)
-chmod 755 "$root"
-server_pid=
-cleanup() {
-    set +e  # clean up everything, whatever fails
-    if [[ -n $server_pid ]]; then
-        kill "$server_pid" 2>/dev/null
-        wait "$server_pid" 2>/dev/null
-    fi
-    pgc_stop "$root"
-    rm -rf "$root"
-}
-trap cleanup EXIT
-trap "exit 130" INT TERM  # so that a signal, too, runs the cleanup
+pgc_throwaway
 pgc_start "$root" test
 $bin migrate >/dev/null
 $bin tenant apply tenants/ >/dev/null

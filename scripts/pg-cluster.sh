@@ -133,3 +133,24 @@ pgc_stop() {
         pgc_as_postgres "$PG_BIN/pg_ctl" -D "$root/data" -m fast -w stop >/dev/null
     fi
 }
+
+# pgc_throwaway: a new cluster folder under /tmp in $root (not $TMPDIR: the postgres user must
+# reach it), removed with its cluster when the script exits, on a signal too; a server whose
+# process id the script puts in $server_pid is stopped first.
+pgc_throwaway() {
+    root=$(mktemp -d /tmp/storykeep-pg.XXXXXX)
+    chmod 755 "$root"
+    server_pid=
+    trap pgc_throwaway_cleanup EXIT
+    trap "exit 130" INT TERM
+}
+
+pgc_throwaway_cleanup() {
+    set +e  # clean up everything, whatever fails
+    if [[ -n ${server_pid:-} ]]; then
+        kill "$server_pid" 2>/dev/null
+        wait "$server_pid" 2>/dev/null
+    fi
+    pgc_stop "$root"
+    rm -rf "$root"
+}

@@ -9,11 +9,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 scripts/deps.sh --python
 swift build --build-tests
 
-root=$(mktemp -d /tmp/storykeep-pg.XXXXXX)
-chmod 755 "$root"
-cleanup() { pgc_stop "$root" || true; rm -rf "$root"; }
-trap cleanup EXIT
-trap "exit 130" INT TERM  # so that a signal, too, runs the cleanup
+pgc_throwaway
 pgc_start "$root" test
 echo "test: PostgreSQL 15 in $root, port $PGC_PORT"
 

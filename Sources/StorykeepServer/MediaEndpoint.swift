@@ -27,9 +27,12 @@ public struct MediaEndpoint: TenantEndpoint {
         let id = context.parameters.get("id") ?? ""
         let rangeHeader = request.headers[.range]
         let ifRange = request.headers[.ifRange]
+        let ifNoneMatch = request.headers[.ifNoneMatch]
+        // Which bytes to read, once the file's size and tag are known: none for a client that has them.
         let outcome = try await downloads.read(
             id: id, tenant: context.tenant, authorization: request.headers[.authorization]
         ) { info in
+            if Self.matches(ifNoneMatch, info) { return .nothing }
             guard let rangeHeader, ifRange == nil || ifRange == Self.etag(info) else { return .whole }
             return ByteRange.select(rangeHeader, size: info.byteSize)
         }
@@ -38,7 +41,7 @@ public struct MediaEndpoint: TenantEndpoint {
             var headers = HTTPFields()
             headers[.wwwAuthenticate] = "Bearer"
             throw HTTPError(.unauthorized, headers: headers, message: "Please log in.")
-        case .notFound, .file(_, bytes: nil, selection: .whole), .file(_, bytes: nil, selection: .part):
+        case .notFound:
             throw HTTPError(.notFound, message: "No such file.")
         case .file(let info, let bytes, let selection):
             var headers = HTTPFields()
@@ -47,20 +50,17 @@ public struct MediaEndpoint: TenantEndpoint {
             headers[.xContentTypeOptions] = "nosniff"
             headers[.acceptRanges] = "bytes"
             headers[.contentDisposition] = "inline; filename=\"\(info.id.uuidString.lowercased())\(Self.fileExtension(info.contentType))\""
-            if let tags = request.headers[.ifNoneMatch], tags.split(separator: ",").contains(where: {
-                $0.trimmingCharacters(in: .whitespaces) == Self.etag(info) || $0.trimmingCharacters(in: .whitespaces) == "*"
-            }) {
-                return Response(status: .notModified, headers: headers)
-            }
             switch selection {
-            case .none:
+            case .nothing where Self.matches(ifNoneMatch, info):
+                return Response(status: .notModified, headers: headers)
+            case .nothing:
                 headers[.contentRange] = "bytes */\(info.byteSize)"
                 return Response(status: .rangeNotSatisfiable, headers: headers)
             case .part(let range):
                 headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(info.byteSize)"
-                return Self.body(bytes ?? [], status: .partialContent, type: info.contentType, headers: headers)
+                return Self.body(bytes, status: .partialContent, type: info.contentType, headers: headers)
             case .whole:
-                return Self.body(bytes ?? [], status: .ok, type: info.contentType, headers: headers)
+                return Self.body(bytes, status: .ok, type: info.contentType, headers: headers)
             }
         }
     }
@@ -70,6 +70,15 @@ public struct MediaEndpoint: TenantEndpoint {
         headers[.contentType] = type
         headers[.contentLength] = String(bytes.count)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// Whether an `If-None-Match` header names the file's tag (or any, `*`).
+    private static func matches(_ ifNoneMatch: String?, _ info: MediaInfo) -> Bool {
+        guard let ifNoneMatch else { return false }
+        return ifNoneMatch.split(separator: ",").contains { tag in
+            let tag = tag.trimmingCharacters(in: .whitespaces)
+            return tag == etag(info) || tag == "*"
+        }
     }
 
     /// A strong ETag: the content's SHA-256.
@@ -91,7 +100,7 @@ public struct MediaEndpoint: TenantEndpoint {
 /// A `Range: bytes=…` header (RFC 9110 §14.1.2) against a file's size.
 enum ByteRange {
     /// One range, within the file; the whole file for what this server does not serve as a part
-    /// (several ranges, another unit, a malformed header); `.none` for a range wholly outside it.
+    /// (several ranges, another unit, a malformed header); `.nothing` for a range wholly outside it.
     static func select(_ header: String, size: Int) -> MediaByteSelection {
         let trimmed = header.trimmingCharacters(in: .whitespaces)
         guard trimmed.lowercased().hasPrefix("bytes="), !trimmed.contains(",") else { return .whole }
@@ -104,10 +113,10 @@ enum ByteRange {
         switch (first, last) {
         case (let first?, let last):
             if let last, last < first { return .whole }
-            guard first < size else { return .none }
+            guard first < size else { return .nothing }
             return .part(first..<min(size, (last ?? size - 1) + 1))
         case (nil, let suffix?):
-            guard suffix > 0, size > 0 else { return .none }
+            guard suffix > 0, size > 0 else { return .nothing }
             return .part(max(0, size - suffix)..<size)
         case (nil, nil):
             return .whole

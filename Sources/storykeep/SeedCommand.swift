@@ -82,10 +82,7 @@ struct SeedCommand: AsyncParsableCommand {
         let plan = try SeedPlan(try options())
         let config = try await CommandSupport.config()
         let logger = CommandSupport.bootstrapLogging(config)
-        let argon2 = config.argon2
-        let hasher = try PasswordHasher(
-            parameters: Argon2Parameters(memoryKiB: argon2.memoryKiB, iterations: argon2.iterations, parallelism: argon2.parallelism),
-            pool: BoundedWorkerPool(threadCount: 1, name: "argon2"))
+        let hasher = try PasswordHasher(config: config.argon2, threadCount: 1)
         // Hashed once, with the server's own parameters, for every seeded person.
         let hash = try await hasher.hash(password)
         let reporter = ProgressReporter(interactive: isatty(2) == 1)

@@ -64,6 +64,10 @@ struct UserCommand: AsyncParsableCommand {
             case provisioned(PeopleAdmin.Provisioned)
             case alreadyThere(PersonRecord)
 
+            var wasThere: Bool {
+                if case .alreadyThere = self { true } else { false }
+            }
+
             var person: PersonRecord {
                 switch self {
                 case .issued(let issued): issued.person
@@ -93,10 +97,7 @@ struct UserCommand: AsyncParsableCommand {
                 }
                 do {
                     if let password {
-                        let argon2 = config.argon2
-                        let hasher = try PasswordHasher(
-                            parameters: Argon2Parameters(memoryKiB: argon2.memoryKiB, iterations: argon2.iterations, parallelism: argon2.parallelism),
-                            pool: BoundedWorkerPool(threadCount: 1, name: "argon2"))
+                        let hasher = try PasswordHasher(config: config.argon2, threadCount: 1)
                         let provisioned = try await PeopleAdmin.provision(
                             person, password: password, tenant: found, hasher: hasher, pool: pool, ifAbsent: ifAbsent)
                         return provisioned.created ? Outcome.provisioned(provisioned) : .alreadyThere(provisioned.person)
@@ -114,9 +115,7 @@ struct UserCommand: AsyncParsableCommand {
             if json {
                 var object: GraphQLObject = ["personId": .string(id)]
                 if case .issued(let issued) = outcome { object.append("activationCode", .string(issued.code.displayText)) }
-                if ifAbsent {
-                    if case .alreadyThere = outcome { object.append("created", .bool(false)) } else { object.append("created", .bool(true)) }
-                }
+                if ifAbsent { object.append("created", .bool(!outcome.wasThere)) }
                 print(GraphQLValue.object(object).json)
                 return
             }

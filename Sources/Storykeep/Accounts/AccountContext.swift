@@ -41,9 +41,9 @@ public enum AccountContext: Sendable, Equatable {
         case .login(let tenantID, let name):
             (tenant, role, loginName) = (tenantID, "LOGIN", name)
         case .authentication(let tenantID, let hash):
-            (tenant, role, secretHash) = (tenantID, "AUTHENTICATION", Self.hex(hash))
+            (tenant, role, secretHash) = (tenantID, "AUTHENTICATION", Crypto.hex(hash))
         case .activation(let tenantID, let hash):
-            (tenant, role, secretHash) = (tenantID, "ACTIVATION", Self.hex(hash))
+            (tenant, role, secretHash) = (tenantID, "ACTIVATION", Crypto.hex(hash))
         case .person(let tenantID, let personID, let personRole):
             (tenant, person, role) = (tenantID, personID.uuidString, personRole.rawValue)
         case .tenantOperator(let tenantID):
@@ -61,9 +61,5 @@ public enum AccountContext: Sendable, Equatable {
         let calls = settings.indices.map { "set_config($\(2 * $0 + 1), $\(2 * $0 + 2), true)" }
         let parameters: [(any PostgresEncodable)?] = settings.flatMap { [$0.key, $0.value] }
         try await tx.execute("select " + calls.joined(separator: ", "), parameters: parameters)
-    }
-
-    private static func hex(_ bytes: [UInt8]) -> String {
-        String(bytes.flatMap { byte in [byte >> 4, byte & 15].map { Character(String($0, radix: 16)) } })
     }
 }

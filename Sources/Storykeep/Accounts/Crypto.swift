@@ -43,11 +43,34 @@ enum Crypto {
         }
     }
 
-    /// `bytes` in base64's URL- and filename-safe alphabet (RFC 4648 §5), without padding.
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        var text = Data(bytes).base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        while text.hasSuffix("=") { text.removeLast() }
-        return text
+    /// `bytes` in base64's URL- and filename-safe alphabet (RFC 4648 §5), without padding, in
+    /// one pass (cursors are written for every item of a page).
+    static func base64URL(_ bytes: some Collection<UInt8>) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        let bytes = Array(bytes)
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var index = 0
+        while index < bytes.count {
+            let count = min(3, bytes.count - index)
+            var group = UInt32(bytes[index]) << 16
+            if count > 1 { group |= UInt32(bytes[index + 1]) << 8 }
+            if count > 2 { group |= UInt32(bytes[index + 2]) }
+            for digit in 0...count { out.append(alphabet[Int((group >> (18 - 6 * UInt32(digit))) & 0x3F)]) }
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `bytes` in lowercase hexadecimal, two digits a byte.
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+            for (index, byte) in bytes.enumerated() {
+                buffer[2 * index] = digits[Int(byte >> 4)]
+                buffer[2 * index + 1] = digits[Int(byte & 0xF)]
+            }
+            return bytes.count * 2
+        }
     }
 }

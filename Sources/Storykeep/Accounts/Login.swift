@@ -145,11 +145,7 @@ enum Login {
                         "update people set username = $2 where tenant_id = current_tenant_id() and id = $1", personID, username)
                 }
             }
-            try await tx.execute(
-                """
-                insert into credentials (tenant_id, person_id, password_hash) values (current_tenant_id(), $1, $2)
-                on conflict (tenant_id, person_id) do update set password_hash = excluded.password_hash, updated_at = now()
-                """, personID, hash)
+            try await setPassword(hash: hash, personID: personID, in: tx)
             try await Sessions.revoke(personID: personID, in: tx)
             let (token, expiresAt) = try await Sessions.start(in: tx, personID: personID, policy: services.sessions)
             guard let record = try await PersonRecord.find(personID, in: tx) else { throw GraphQLError.internal() }
@@ -160,6 +156,17 @@ enum Login {
             }
             return payload(token: token, expiresAt: expiresAt, person: record, tenant: tenant)
         }
+    }
+
+    /// Gives the person `personID` the password of `hash` (a PHC string), replacing any they had,
+    /// in the transaction `tx`, which must be in that person's own context (the credentials'
+    /// policies admit no one else).
+    static func setPassword(hash: String, personID: UUID, in tx: some PostgresQueryable) async throws {
+        try await tx.execute(
+            """
+            insert into credentials (tenant_id, person_id, password_hash) values (current_tenant_id(), $1, $2)
+            on conflict (tenant_id, person_id) do update set password_hash = excluded.password_hash, updated_at = now()
+            """, personID, hash)
     }
 
     /// `changePassword(currentPassword, newPassword)`: checks the current one, sets the new one

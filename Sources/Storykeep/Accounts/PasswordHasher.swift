@@ -89,6 +89,14 @@ public struct PasswordHasher: Sendable {
         self.pool = pool
     }
 
+    /// A hasher with the configuration's `argon2.*` on a pool of its own: `threadCount` threads
+    /// (by default `argon2.concurrentHashes`) at `argon2.threadNiceness`.
+    public init(config: StorykeepConfig.Argon2, threadCount: Int? = nil) throws(PasswordHashingError) {
+        try self.init(
+            parameters: Argon2Parameters(memoryKiB: config.memoryKiB, iterations: config.iterations, parallelism: config.parallelism),
+            pool: BoundedWorkerPool(threadCount: threadCount ?? config.concurrentHashes, name: "argon2", niceness: config.threadNiceness))
+    }
+
     /// A new PHC string for `password`, with a fresh salt and the hasher's parameters.
     public func hash(_ password: String) async throws -> String {
         let password = try Self.bytes(of: password)

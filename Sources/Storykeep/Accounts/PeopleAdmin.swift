@@ -122,9 +122,7 @@ public enum PeopleAdmin {
             let record = try await insert(person, in: tx)
             // Credentials are written only in the person's own context, as activation does.
             try await AccountContext.person(tenantID: tenant.id, personID: record.id, role: record.role).enter(on: tx)
-            try await tx.execute(
-                "insert into credentials (tenant_id, person_id, password_hash) values (current_tenant_id(), $1, $2)",
-                record.id, hash)
+            try await Login.setPassword(hash: hash, personID: record.id, in: tx)
             return record
         }
         return Provisioned(person: created, created: true)

@@ -70,3 +70,17 @@ enum Sessions {
             sessionID)
     }
 }
+
+extension DomainServices {
+    /// Runs `body` in one transaction as the person whose live session of the tenant `tenantID`
+    /// has `token` (``Sessions/authenticate(in:tenantID:policy:)``), or as nobody (`nil`, in the
+    /// tenant's context) when it is no such session: what a request with a bearer token runs in.
+    func authenticated<T: Sendable>(
+        _ token: SessionToken, tenantID: UUID, _ body: (Viewer?, PostgresTransaction) async throws -> T
+    ) async throws -> T {
+        let authentication = AccountContext.authentication(tenantID: tenantID, tokenHash: token.storageHash)
+        return try await pool.transaction(settings: authentication.settings) { tx in
+            try await body(try await Sessions.authenticate(in: tx, tenantID: tenantID, policy: sessions), tx)
+        }
+    }
+}

@@ -13,27 +13,23 @@ public struct ArchiveModule: StorykeepModule {
     public func register(_ resolvers: inout ResolverRegistry) {
         resolvers.query("archive", access: .authenticated) { arguments, context in
             let retention = Duration.seconds(context.tenant.file.archive.retentionDays * 86_400)
-            return try await JournalValues.answering {
-                let page = try await context.transaction { tx in
-                    try await ArchiveStore(tx).archive(
-                        first: arguments["first"]?.intValue ?? 20, after: arguments["after"]?.stringValue, retention: retention)
-                }
-                return JournalValues.connection(
-                    page, node: { JournalValues.entry($0.entry, tenant: context.tenant) },
-                    edge: { archived in
-                        [
-                            "deletedAt": archived.entry.archivedAt.map { .string(DateTimeScalar.string($0)) } ?? .null,
-                            "purgeAt": .string(DateTimeScalar.string(archived.purgeAt)),
-                        ]
-                    })
+            let page = try await context.transaction { tx in
+                try await ArchiveStore(tx).archive(
+                    first: arguments["first"]?.intValue ?? 20, after: arguments["after"]?.stringValue, retention: retention)
             }
+            return JournalValues.connection(
+                page, node: { JournalValues.entry($0.entry, tenant: context.tenant) },
+                edge: { archived in
+                    [
+                        "deletedAt": archived.entry.archivedAt.map { .string(DateTimeScalar.string($0)) } ?? .null,
+                        "purgeAt": .string(DateTimeScalar.string(archived.purgeAt)),
+                    ]
+                })
         }
         resolvers.mutation("restoreEntry", access: .authenticated) { arguments, context in
             let id = try JournalValues.id(arguments, "id")
             return try await context.transaction { tx in
-                try await JournalValues.answering {
-                    JournalValues.entry(try await ArchiveStore(tx).restoreEntry(id: id), tenant: context.tenant)
-                }
+                JournalValues.entry(try await ArchiveStore(tx).restoreEntry(id: id), tenant: context.tenant)
             }
         }
     }

@@ -54,16 +54,7 @@ public struct MediaInfo: Sendable, Hashable, Identifiable {
     public var createdAt: Date
 
     /// The SHA-256 in lowercase hexadecimal (the API's `sha256`, the HTTP `ETag`).
-    public var sha256Hex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(unsafeUninitializedCapacity: sha256.count * 2) { buffer in
-            for (index, byte) in sha256.enumerated() {
-                buffer[2 * index] = digits[Int(byte >> 4)]
-                buffer[2 * index + 1] = digits[Int(byte & 0xF)]
-            }
-            return sha256.count * 2
-        }
-    }
+    public var sha256Hex: String { Crypto.hex(sha256) }
 }
 
 /// What a person writes: the whole of an entry (create), or what it becomes (update).

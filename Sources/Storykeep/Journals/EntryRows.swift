@@ -112,22 +112,8 @@ enum Cursor {
 
     private static let invalid = JournalError.badInput(field: "after", message: "not a cursor of this list")
 
-    /// base64url without padding (RFC 4648 §5), in one pass.
     private static func encode(_ text: String) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-        let bytes = Array(text.utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var index = 0
-        while index < bytes.count {
-            let count = min(3, bytes.count - index)
-            var group = UInt32(bytes[index]) << 16
-            if count > 1 { group |= UInt32(bytes[index + 1]) << 8 }
-            if count > 2 { group |= UInt32(bytes[index + 2]) }
-            for digit in 0...count { out.append(alphabet[Int((group >> (18 - 6 * UInt32(digit))) & 0x3F)]) }
-            index += 3
-        }
-        return String(decoding: out, as: UTF8.self)
+        Crypto.base64URL(text.utf8)
     }
 
     private static func decode(_ cursor: String, prefix: String, count: Int) throws -> [String] {

@@ -105,20 +105,25 @@ enum JournalValues {
 
     // MARK: Errors
 
-    /// Runs `body`, turning the stores' refusals into API errors: a bad input is BAD_USER_INPUT
-    /// with the store's field name as the API spells it (`field` maps `date` to `input.date`),
-    /// a missing or foreign id NOT_FOUND.
-    static func answering<T>(field: (String) -> String = { $0 }, _ body: () async throws -> T) async throws -> T {
+    /// Runs `body`, giving the fields of the stores' refusals the names the API spells them with
+    /// (`field` maps `date` to `input.date`). The refusals become API errors where every root
+    /// resolver's errors do (``JournalError/graphQLError``, in ``TenantSchemas``).
+    static func renamingFields<T>(_ field: (String) -> String, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch let error as JournalError {
-            switch error {
-            case .badInput(let name, let message):
-                let path = field(name)
-                throw GraphQLError.badUserInput(field: path, "\(path): \(message).")
-            case .notFound:
-                throw GraphQLError.notFound()
-            }
+        } catch JournalError.badInput(let name, let message) {
+            throw JournalError.badInput(field: field(name), message: message)
+        }
+    }
+}
+
+extension JournalError {
+    /// The error the API answers with: BAD_USER_INPUT naming the field, or NOT_FOUND for an id
+    /// that is absent, deleted or someone else's (never told apart).
+    var graphQLError: GraphQLError {
+        switch self {
+        case .badInput(let field, let message): .badUserInput(field: field, "\(field): \(message).")
+        case .notFound: .notFound()
         }
     }
 }

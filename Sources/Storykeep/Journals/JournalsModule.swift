@@ -33,38 +33,32 @@ public struct JournalsModule: StorykeepModule {
             }
         }
         resolvers.query("entries", access: .authenticated) { arguments, context in
-            try await JournalValues.answering {
-                let filter = try JournalValues.entryFilter(arguments["filter"]?.objectValue)
-                let page = try await context.transaction { tx in
-                    try await JournalStore(tx).entries(
-                        first: arguments["first"]?.intValue ?? 20, after: arguments["after"]?.stringValue, filter: filter)
-                }
-                return JournalValues.connection(page, node: { JournalValues.entry($0, tenant: context.tenant) })
+            let filter = try JournalValues.entryFilter(arguments["filter"]?.objectValue)
+            let page = try await context.transaction { tx in
+                try await JournalStore(tx).entries(
+                    first: arguments["first"]?.intValue ?? 20, after: arguments["after"]?.stringValue, filter: filter)
             }
+            return JournalValues.connection(page, node: { JournalValues.entry($0, tenant: context.tenant) })
         }
         resolvers.query("search", access: .authenticated) { arguments, context in
-            try await JournalValues.answering {
-                let page = try await context.transaction { tx in
-                    try await JournalStore(tx).search(
-                        arguments["query"]?.stringValue ?? "", first: arguments["first"]?.intValue ?? 20,
-                        after: arguments["after"]?.stringValue)
-                }
-                return JournalValues.connection(page, node: { JournalValues.entry($0, tenant: context.tenant) })
+            let page = try await context.transaction { tx in
+                try await JournalStore(tx).search(
+                    arguments["query"]?.stringValue ?? "", first: arguments["first"]?.intValue ?? 20,
+                    after: arguments["after"]?.stringValue)
             }
+            return JournalValues.connection(page, node: { JournalValues.entry($0, tenant: context.tenant) })
         }
         resolvers.query("calendar", access: .authenticated) { arguments, context in
-            try await JournalValues.answering {
-                let days = try await context.transaction { tx in
-                    try await JournalStore(tx).calendar(month: arguments["month"]?.stringValue ?? "")
-                }
-                return GraphQLValue.list(
-                    days.map { day in
-                        .object([
-                            "date": .string(day.day.description), "entryCount": .int(day.entryCount),
-                            "moods": .list(day.moods.map(GraphQLValue.string)),
-                        ])
-                    })
+            let days = try await context.transaction { tx in
+                try await JournalStore(tx).calendar(month: arguments["month"]?.stringValue ?? "")
             }
+            return GraphQLValue.list(
+                days.map { day in
+                    .object([
+                        "date": .string(day.day.description), "entryCount": .int(day.entryCount),
+                        "moods": .list(day.moods.map(GraphQLValue.string)),
+                    ])
+                })
         }
         resolvers.query("suggestions", access: .authenticated) { arguments, context in
             let count = arguments["count"]?.intValue ?? 3
@@ -90,15 +84,16 @@ public struct JournalsModule: StorykeepModule {
             var input = try JournalValues.entryInput(arguments["input"]?.objectValue ?? [:])
             let files = try (arguments["files"]?.listValue ?? []).map { try GraphQLUpload($0) }
             return try await context.transaction { tx in
+                // The mood first: a refusal then costs no file stored and rolled back.
+                try await Self.checkMood(input.mood, field: "input.mood", context: context, on: tx)
                 for (index, file) in files.enumerated() {
-                    let stored = try await JournalValues.answering(field: { _ in "files.\(index)" }) {
+                    let stored = try await JournalValues.renamingFields({ _ in "files.\(index)" }) {
                         try await MediaStore(tx).upload(
                             file.bytes, declaredType: file.contentType, maxBytes: context.tenant.file.uploads.maxBytes)
                     }
                     input.mediaIDs.append(stored.id)
                 }
-                try await Self.checkMood(input.mood, field: "input.mood", context: context, on: tx)
-                let entry = try await JournalValues.answering(field: { "input.\($0)" }) {
+                let entry = try await JournalValues.renamingFields({ "input.\($0)" }) {
                     try await JournalStore(tx).createEntry(input)
                 }
                 return JournalValues.entry(entry, tenant: context.tenant)
@@ -109,7 +104,7 @@ public struct JournalsModule: StorykeepModule {
             let input = try JournalValues.entryInput(arguments["input"]?.objectValue ?? [:])
             return try await context.transaction { tx in
                 try await Self.checkMood(input.mood, field: "input.mood", context: context, on: tx)
-                let entry = try await JournalValues.answering(field: { "input.\($0)" }) {
+                let entry = try await JournalValues.renamingFields({ "input.\($0)" }) {
                     try await JournalStore(tx).updateEntry(id: id, input)
                 }
                 return JournalValues.entry(entry, tenant: context.tenant)
@@ -117,18 +112,13 @@ public struct JournalsModule: StorykeepModule {
         }
         resolvers.mutation("deleteEntry", access: .authenticated) { arguments, context in
             let id = try JournalValues.id(arguments, "id")
-            try await context.transaction { tx in
-                try await JournalValues.answering { try await ArchiveStore(tx).deleteEntry(id: id, now: context.services.now()) }
-            }
+            try await context.transaction { tx in try await ArchiveStore(tx).deleteEntry(id: id, now: context.services.now()) }
             return true
         }
         resolvers.mutation("uploadMedia", access: .authenticated) { arguments, context in
             let file = try GraphQLUpload(arguments["file"])
             let media = try await context.transaction { tx in
-                try await JournalValues.answering {
-                    try await MediaStore(tx).upload(
-                        file.bytes, declaredType: file.contentType, maxBytes: context.tenant.file.uploads.maxBytes)
-                }
+                try await MediaStore(tx).upload(file.bytes, declaredType: file.contentType, maxBytes: context.tenant.file.uploads.maxBytes)
             }
             return JournalValues.media(media, tenant: context.tenant)
         }
@@ -142,10 +132,8 @@ public struct JournalsModule: StorykeepModule {
             let mood = arguments["mood"]?.stringValue ?? ""
             return try await context.transaction { tx in
                 try await Self.checkMood(mood, field: "mood", context: context, on: tx)
-                let entry = try await JournalValues.answering {
-                    try await CheckInStore(tx).checkIn(
-                        day: Self.today(context), mood: mood, note: arguments["note"]?.stringValue)
-                }
+                let entry = try await CheckInStore(tx).checkIn(
+                    day: Self.today(context), mood: mood, note: arguments["note"]?.stringValue)
                 return JournalValues.entry(entry, tenant: context.tenant)
             }
         }

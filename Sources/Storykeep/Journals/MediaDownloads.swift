@@ -6,8 +6,9 @@ public enum MediaByteSelection: Sendable, Equatable {
     case whole
     /// Offsets within the file; the caller keeps them within its size.
     case part(Range<Int>)
-    /// None: the range asked for lies outside the file.
-    case none
+    /// None: the client has them already (`If-None-Match`), or the range asked for lies
+    /// outside the file.
+    case nothing
 }
 
 /// Files fetched by URL (`GET /t/<slug>/media/<id>`), for whoever the bearer token says, under
@@ -25,8 +26,8 @@ public struct MediaDownloads: Sendable {
         case unauthenticated
         /// No such file for this person: absent, or someone else's (not told apart).
         case notFound
-        /// The file's description, and the selected bytes (`nil` for `.none`).
-        case file(MediaInfo, bytes: [UInt8]?, selection: MediaByteSelection)
+        /// The file's description, and the selected bytes (none for `.nothing`).
+        case file(MediaInfo, bytes: [UInt8], selection: MediaByteSelection)
     }
 
     /// The file `id` of `tenant` as the request's `authorization` header's person may read it;
@@ -35,24 +36,21 @@ public struct MediaDownloads: Sendable {
         id: String, tenant: Tenant, authorization: String?, select: @Sendable (MediaInfo) -> MediaByteSelection
     ) async throws -> Outcome {
         guard case .some(.some(let token)) = TenantGraphQL.bearerToken(authorization) else { return .unauthenticated }
-        let authentication = AccountContext.authentication(tenantID: tenant.id, tokenHash: token.storageHash)
-        return try await services.pool.transaction(settings: authentication.settings) { tx in
-            guard try await Sessions.authenticate(in: tx, tenantID: tenant.id, policy: services.sessions) != nil else {
-                return .unauthenticated
-            }
+        return try await services.authenticated(token, tenantID: tenant.id) { viewer, tx in
+            guard viewer != nil else { return .unauthenticated }
             guard let uuid = UUID(uuidString: id), let info = try await MediaStore(tx).media(ids: [uuid]).first else {
                 return .notFound
             }
             let selection = select(info)
+            let bytes: [UInt8]?
             switch selection {
-            case .none:
-                return .file(info, bytes: nil, selection: selection)
-            case .whole:
-                return .file(info, bytes: try await MediaStore(tx).bytes(id: uuid), selection: selection)
-            case .part(let range):
-                let bytes = try await MediaStore(tx).bytes(id: uuid, offset: range.lowerBound, length: range.count)
-                return .file(info, bytes: bytes, selection: selection)
+            case .nothing: return .file(info, bytes: [], selection: selection)
+            case .whole: bytes = try await MediaStore(tx).bytes(id: uuid)
+            case .part(let range): bytes = try await MediaStore(tx).bytes(id: uuid, offset: range.lowerBound, length: range.count)
             }
+            // Gone since its description was read (purged): as if it had never been.
+            guard let bytes else { return .notFound }
+            return .file(info, bytes: bytes, selection: selection)
         }
     }
 }

@@ -41,7 +41,7 @@ public struct ProfileModule: StorykeepModule {
                 },
                 entryBackgrounds: input["entryBackgrounds"]?.listValue?.map { $0.stringValue ?? "" })
             let profile = try await context.transaction { tx in
-                try await JournalValues.answering(field: { "input.\($0)" }) {
+                try await JournalValues.renamingFields({ "input.\($0)" }) {
                     try await ProfileStore(tx).updateProfile(changes, defaultMoodIcons: context.tenant.file.moodIcons)
                 }
             }

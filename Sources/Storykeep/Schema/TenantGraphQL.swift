@@ -31,10 +31,7 @@ public struct TenantGraphQL: Sendable {
     /// `argon2.concurrentHashes` threads, sessions as `sessions.*`. Throws when the modules'
     /// schema does not compose (see ``TenantSchemas/checkAllModules()``).
     public init(config: StorykeepConfig, pool: PostgresPool, logger: Logger, root: String = ".") throws {
-        let argon2 = config.argon2
-        let hasher = try PasswordHasher(
-            parameters: Argon2Parameters(memoryKiB: argon2.memoryKiB, iterations: argon2.iterations, parallelism: argon2.parallelism),
-            pool: BoundedWorkerPool(threadCount: argon2.concurrentHashes, name: "argon2", niceness: argon2.threadNiceness))
+        let hasher = try PasswordHasher(config: config.argon2)
         let directory = config.graphql.schemaDirectory
         let schemas = TenantSchemas(
             directory: URL(fileURLWithPath: directory.hasPrefix("/") ? directory : root + "/" + directory),
@@ -45,7 +42,7 @@ public struct TenantGraphQL: Sendable {
             services: DomainServices(
                 pool: pool, hasher: hasher, sessions: SessionPolicy(config.sessions), logger: logger,
                 // As many logins in their first transaction as hashes run at once, and at most half the pool.
-                loginGate: AsyncGate(permits: max(1, min(argon2.concurrentHashes, config.database.poolSize / 2)))))
+                loginGate: AsyncGate(permits: max(1, min(config.argon2.concurrentHashes, config.database.poolSize / 2)))))
     }
 
     /// What became of a request.
@@ -81,17 +78,13 @@ public struct TenantGraphQL: Sendable {
         guard let token = presented else {
             return .response(await run(request, service, tenant, viewer: nil, invalidToken: true, transaction: nil))
         }
-        let authentication = AccountContext.authentication(tenantID: tenant.id, tokenHash: token.storageHash)
         do {
             if type == .mutation && Self.selects(composed.ownTransactionFields, in: request) {
-                let viewer = try await services.pool.transaction(settings: authentication.settings) { tx in
-                    try await Sessions.authenticate(in: tx, tenantID: tenant.id, policy: services.sessions)
-                }
+                let viewer = try await services.authenticated(token, tenantID: tenant.id) { viewer, _ in viewer }
                 return .response(await run(request, service, tenant, viewer: viewer, invalidToken: viewer == nil, transaction: nil))
             }
             return .response(
-                try await services.pool.transaction(settings: authentication.settings) { tx in
-                    let viewer = try await Sessions.authenticate(in: tx, tenantID: tenant.id, policy: services.sessions)
+                try await services.authenticated(token, tenantID: tenant.id) { viewer, tx in
                     let response = await run(request, service, tenant, viewer: viewer, invalidToken: viewer == nil, transaction: tx)
                     // A failed mutation changes nothing; a query with errors has nothing to keep
                     // either, and its transaction may have been aborted by a failed statement.

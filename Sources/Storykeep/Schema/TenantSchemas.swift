@@ -141,6 +141,8 @@ public final class TenantSchemas: Sendable {
                 return try await resolve(arguments, context)
             } catch let error as GraphQLError {
                 throw error
+            } catch let error as JournalError {
+                throw error.graphQLError
             } catch {
                 // A database or other internal failure: logged, not shown.
                 context.services.logger.error("Resolver failed", metadata: ["field": "\(coordinate)", "error": "\(error)"])

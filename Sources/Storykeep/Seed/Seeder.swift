@@ -125,7 +125,7 @@ public enum Seeder {
         for tenant in plan.tenants { for person in tenant.people { people[person.role, default: 0] += 1 } }
         return SeedSummary(
             tenants: plan.tenants, people: people, counts: counts,
-            digest: Crypto.sha256(digests.flatMap { $0 }).map { String(format: "%02x", $0) }.joined(),
+            digest: Crypto.hex(Crypto.sha256(digests.flatMap { $0 })),
             heavy: plan.heavy, elapsed: elapsed)
     }
 
@@ -164,9 +164,7 @@ public enum Seeder {
                 }
                 for person in tenant.people {
                     try await AccountContext.person(tenantID: tenantID, personID: person.id, role: person.role).enter(on: tx)
-                    try await tx.execute(
-                        "insert into credentials (tenant_id, person_id, password_hash) values (current_tenant_id(), current_person_id(), $1)",
-                        hash)
+                    try await Login.setPassword(hash: hash, personID: person.id, in: tx)
                 }
             }
         }

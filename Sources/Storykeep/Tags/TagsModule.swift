@@ -22,22 +22,18 @@ public struct TagsModule: StorykeepModule {
         }
         resolvers.mutation("createTag", access: .authenticated) { arguments, context in
             try await context.transaction { tx in
-                try await JournalValues.answering {
-                    JournalValues.tag(try await TagStore(tx).createTag(name: arguments["name"]?.stringValue ?? ""))
-                }
+                JournalValues.tag(try await TagStore(tx).createTag(name: arguments["name"]?.stringValue ?? ""))
             }
         }
         resolvers.mutation("renameTag", access: .authenticated) { arguments, context in
             let id = try JournalValues.id(arguments, "id")
             return try await context.transaction { tx in
-                try await JournalValues.answering {
-                    JournalValues.tag(try await TagStore(tx).renameTag(id: id, to: arguments["name"]?.stringValue ?? ""))
-                }
+                JournalValues.tag(try await TagStore(tx).renameTag(id: id, to: arguments["name"]?.stringValue ?? ""))
             }
         }
         resolvers.mutation("deleteTag", access: .authenticated) { arguments, context in
             let id = try JournalValues.id(arguments, "id")
-            try await context.transaction { tx in try await JournalValues.answering { try await TagStore(tx).deleteTag(id: id) } }
+            try await context.transaction { tx in try await TagStore(tx).deleteTag(id: id) }
             return true
         }
     }
