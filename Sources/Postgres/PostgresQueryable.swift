@@ -85,22 +85,38 @@ public final class PostgresCopyWriter {
     public func write(row fields: [String?]) async throws {
         for (index, field) in fields.enumerated() {
             if index > 0 { buffer.append(UInt8(ascii: "\t")) }
-            guard let field else {
-                buffer.append(contentsOf: "\\N".utf8)
-                continue
-            }
-            for byte in field.utf8 {
-                switch byte {
-                case UInt8(ascii: "\\"): buffer.append(contentsOf: "\\\\".utf8)
-                case UInt8(ascii: "\t"): buffer.append(contentsOf: "\\t".utf8)
-                case UInt8(ascii: "\n"): buffer.append(contentsOf: "\\n".utf8)
-                case UInt8(ascii: "\r"): buffer.append(contentsOf: "\\r".utf8)
-                default: buffer.append(byte)
-                }
-            }
+            Self.appendField(field, to: &buffer)
         }
         buffer.append(UInt8(ascii: "\n"))
         if buffer.count >= Self.chunkSize { try await flush() }
+    }
+
+    /// Writes rows already in COPY's text format, each ending with its newline.
+    public func write(rows bytes: some Collection<UInt8>) async throws {
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let room = max(Self.chunkSize - buffer.count, 1)
+            buffer.append(contentsOf: rest.prefix(room))
+            rest = rest.dropFirst(room)
+            if buffer.count >= Self.chunkSize { try await flush() }
+        }
+    }
+
+    /// Appends `field` escaped for COPY's text format (`\N` for nil), without a separator.
+    public static func appendField(_ field: String?, to bytes: inout [UInt8]) {
+        guard let field else {
+            bytes.append(contentsOf: "\\N".utf8)
+            return
+        }
+        for byte in field.utf8 {
+            switch byte {
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: "\\\\".utf8)
+            case UInt8(ascii: "\t"): bytes.append(contentsOf: "\\t".utf8)
+            case UInt8(ascii: "\n"): bytes.append(contentsOf: "\\n".utf8)
+            case UInt8(ascii: "\r"): bytes.append(contentsOf: "\\r".utf8)
+            default: bytes.append(byte)
+            }
+        }
     }
 
     func flush() async throws {

@@ -8,16 +8,7 @@ struct CopyText {
     var rows = 0
 
     mutating func text(_ value: String?) {
-        guard let value else { return null() }
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\\"): bytes += [92, 92]
-            case UInt8(ascii: "\t"): bytes += [92, UInt8(ascii: "t")]
-            case UInt8(ascii: "\n"): bytes += [92, UInt8(ascii: "n")]
-            case UInt8(ascii: "\r"): bytes += [92, UInt8(ascii: "r")]
-            default: bytes.append(byte)
-            }
-        }
+        PostgresCopyWriter.appendField(value, to: &bytes)
         bytes.append(9)
     }
 
@@ -73,20 +64,11 @@ struct CopyText {
         return String(repeating: "0", count: 6 - s.count) + s
     }
 
-    /// Sends the rows to `COPY ... FROM STDIN`, in chunks of about a megabyte cut at row ends.
+    /// Sends the rows to `COPY ... FROM STDIN`.
     func copy(_ sql: String, on database: some PostgresQueryable) async throws {
         guard rows > 0 else { return }
         let bytes = self.bytes
-        _ = try await database.copyIn(sql) { writer in
-            var start = 0
-            while start < bytes.count {
-                var end = min(bytes.count, start + 1_048_576)
-                while end < bytes.count && bytes[end - 1] != 10 { end += 1 }
-                // write(line:) adds the newline the chunk ends with.
-                try await writer.write(line: String(decoding: bytes[start..<(end - 1)], as: UTF8.self))
-                start = end
-            }
-        }
+        _ = try await database.copyIn(sql) { writer in try await writer.write(rows: bytes) }
     }
 }
 
