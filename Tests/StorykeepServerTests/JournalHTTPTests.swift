@@ -76,6 +76,11 @@ struct JournalHTTPTests {
             let family = try #require(
                 try await h.graphQL(#"mutation { createTag(name: "Family") { id name } }"#, token: sam)["data"]?["createTag"]?.id)
             #expect(try await h.graphQL("{ suggestedTags }", token: sam)["data"]?["suggestedTags"] == .list([.string("Friends"), .string("Sports")]))
+            for name in ["   ", String(repeating: "x", count: 100)] {
+                let refused = try await h.graphQL("mutation($n: String!) { createTag(name: $n) { id } }", ["n": .string(name)], token: sam)
+                #expect(refused.errorCode == "BAD_USER_INPUT")
+                #expect(refused.errorExtensions?["field"] == .string("name"))
+            }
             let taken = try await h.graphQL(#"mutation { createTag(name: "FOOTBALL") { id } }"#, token: sam)
             #expect(taken.errorCode == "BAD_USER_INPUT")
 
@@ -159,6 +164,14 @@ struct JournalHTTPTests {
                 "query($f: EntryFilter) { entries(filter: $f) { edges { node { id } } } }",
                 ["f": .object(["kinds": .list([.string("AUDIO"), .string("VIDEO")]), "from": .string("2026-11-06")])], token: sam)
             #expect(kinds["data"]?["entries"]?.nodes.compactMap(\.id) == [video.id!])
+            let wordsUpTo = try await h.graphQL(
+                "query($f: EntryFilter) { entries(filter: $f) { edges { node { id } } } }",
+                ["f": .object(["text": .string("practice"), "to": .string("2026-11-02")])], token: sam)
+            #expect(wordsUpTo["data"]?["entries"]?.nodes.compactMap(\.id) == [text.id!])
+            let tooEarly = try await h.graphQL(
+                "query($f: EntryFilter) { entries(filter: $f) { edges { node { id } } } }",
+                ["f": .object(["text": .string("practice"), "to": .string("2026-11-01")])], token: sam)
+            #expect(tooEarly["data"]?["entries"]?.nodes == [])
 
             // Search: a word of the text, and a tag's name.
             let word = try await h.graphQL(#"{ search(query: "practice") { edges { node { id } } } }"#, token: sam)

@@ -167,6 +167,18 @@ struct JournalPrivacyHTTPTests {
                 "displayName": .string("Sammy"), "colours": .list([.object(["role": .string("primary"), "value": .string("#ff8800")])]),
                 "moodIcons": .list([.object(["emoji": .string("🐱"), "label": .string("Purring")])]),
             ]), "\(changed.json)")
+            // An avatar of their own picture, and backgrounds for entries.
+            let picture = try await h.uploadMedia(JournalHTTP.png(), contentType: "image/png", token: sam)
+            let pictured = try await h.graphQL(
+                "mutation($i: ProfileInput!) { updateProfile(input: $i) { avatar avatarMedia { id } entryBackgrounds displayName } }",
+                ["i": .object([
+                    "avatar": .string("fox"), "avatarMediaId": picture["id"]!,
+                    "entryBackgrounds": .list([.string("sunset"), .string("stripes")]),
+                ])], token: sam)
+            #expect(pictured["data"]?["updateProfile"] == .object([
+                "avatar": .string("fox"), "avatarMedia": .object(["id": picture["id"]!]),
+                "entryBackgrounds": .list([.string("sunset"), .string("stripes")]), "displayName": .string("Sammy"),
+            ]), "\(pictured.json)")
             // Their own icons are now the moods a check-in takes.
             let purring = try await h.graphQL(#"mutation { checkIn(mood: "Purring") { mood } }"#, token: sam)
             #expect(purring["data"]?["checkIn"]?["mood"] == .string("Purring"))
