@@ -1,83 +1,81 @@
 /// Resolving and completing values (graphql-js's `executeFields`, `executeField` and
-/// `completeValue`), synchronously: a resolver that cannot answer at once gives a `Deferred`,
-/// whose position is left null and filled in by a later round (Rounds.swift).
+/// `completeValue`), synchronously: each completed value is appended to the execution's
+/// response tape (`ResponseTape`). A resolver that cannot answer at once gives a `Deferred`,
+/// whose position becomes a hole filled in by a later round (Rounds.swift).
 ///
 /// JSON values (`GraphQLValue`) take their own path (`completeJSON`), with no boxing or casts:
 /// a default resolver over a JSON parent costs a key comparison and the completion of the value.
 extension ExecutionContext {
-    func executeFields(_ plan: SelectionPlan, _ parent: Parent) throws -> GraphQLValue {
+    func executeFields(_ plan: SelectionPlan, _ parent: Parent) throws {
         if case .json(let object) = parent { return try executeFields(plan, json: object) }
-        var values: [GraphQLValue] = []
-        values.reserveCapacity(plan.fields.count)
+        tape.append(.object(plan.keys))
         for field in plan.fields {
             path.append(PathEntry(field: field))
             defer { path.removeLast() }
-            values.append(try executeField(field, parent))
+            try executeField(field, parent)
         }
-        return .object(GraphQLObject(uniqueKeys: plan.keys, values: values))
     }
 
     /// `executeFields` over a JSON parent: the default resolver's fields are read and completed
     /// here, without going through the general `executeField`.
-    private func executeFields(_ plan: SelectionPlan, json object: GraphQLObject) throws -> GraphQLValue {
+    private func executeFields(_ plan: SelectionPlan, json object: GraphQLObject) throws {
+        tape.append(.object(plan.keys))
         let fields = plan.fields
-        var values: [GraphQLValue] = []
-        values.reserveCapacity(fields.count)
         for index in fields.indices {
             // The plan holds its fields: borrowing one costs no reference counting.
-            let value = try Unmanaged.passUnretained(fields[index])._withUnsafeGuaranteedRef { field in
+            try Unmanaged.passUnretained(fields[index])._withUnsafeGuaranteedRef { field in
                 try executeField(field, json: object)
             }
-            values.append(value)
         }
-        return .object(GraphQLObject(uniqueKeys: plan.keys, values: values))
     }
 
     @inline(__always)
-    private func executeField(_ field: FieldPlan, json object: GraphQLObject) throws -> GraphQLValue {
+    private func executeField(_ field: FieldPlan, json object: GraphQLObject) throws {
         path.append(PathEntry(field: field))
         defer { path.removeLast() }
         guard field.readsParent else { return try executeField(field, .json(object)) }
-        let savedNullableDepth = nullableDepth
-        if field.isNullable { nullableDepth = path.count }
-        defer { nullableDepth = savedNullableDepth }
+        let savedNullable = nullable
+        if field.isNullable { nullable = nullablePosition() }
+        defer { nullable = savedNullable }
+        let start = tape.count
         do {
             let value = try field.read(object)
             let completion = field.completion
-            if completion.passesThrough(value) { return (consume value)! }
-            return try completeJSON(completion, value, field)
+            if completion.passesThrough(value) { return tape.append(.value((consume value)!)) }
+            try completeJSON(completion, value, field)
         } catch {
-            return try handleFieldError(error, nullable: field.isNullable, field)
+            try handleFieldError(error, nullable: field.isNullable, field, valueStart: start)
         }
     }
 
-    func executeField(_ field: FieldPlan, _ parent: Parent) throws -> GraphQLValue {
-        let savedNullableDepth = nullableDepth
-        if field.isNullable { nullableDepth = path.count }
-        defer { nullableDepth = savedNullableDepth }
+    func executeField(_ field: FieldPlan, _ parent: Parent) throws {
+        let savedNullable = nullable
+        if field.isNullable { nullable = nullablePosition() }
+        defer { nullable = savedNullable }
+        let start = tape.count
         do {
             switch field.resolver {
             case .read:
                 switch parent {
-                case .json(let object): return try completeJSON(field.completion, try field.read(object), field)
-                case .value(let source): return try complete(field.completion, try readField(source, field), field)
+                case .json(let object): try completeJSON(field.completion, try field.read(object), field)
+                case .value(let source): try complete(field.completion, try readField(source, field), field)
                 }
             case .typename:
-                return .string(field.parentType.name)
+                tape.append(.value(.string(field.parentType.name)))
             case .sync(let resolve):
                 let arguments = try arguments(of: field)
                 let info = ResolveInfo(field: field, execution: self, path: path.components)
-                return try complete(field.completion, try resolve(parent.boxed, arguments, contextValue, info), field)
+                try complete(field.completion, try resolve(parent.boxed, arguments, contextValue, info), field)
             case .async(let resolve):
                 let arguments = try arguments(of: field)
                 let info = ResolveInfo(field: field, execution: self, path: path.components)
                 let source = parent.boxed
                 let context = contextValue
                 let work = Deferred { try await resolve(source, arguments, context, info) }
-                return try complete(field.completion, work, field)
+                try complete(field.completion, work, field)
             }
         } catch {
-            return try handleFieldError(error, nullable: field.isNullable, field)
+            try handleFieldError(error, nullable: field.isNullable, field, valueStart: start)
         }
     }
 
@@ -106,29 +104,29 @@ extension ExecutionContext {
 
     // MARK: - Completion of any value
 
-    func complete(_ completion: Completion, _ value: (any Sendable)?, _ field: FieldPlan) throws -> GraphQLValue {
+    func complete(_ completion: Completion, _ value: (any Sendable)?, _ field: FieldPlan) throws {
         guard let value else { return try completeJSON(completion, nil, field) }
         if let json = value as? GraphQLValue { return try completeJSON(completion, json, field) }
         if let deferred = value as? Deferred { return try wait(for: deferred, completion, field) }
         switch completion.kind {
         case .string, .id, .int, .float, .boolean, .scalar:
             let scalar = completion.scalar!
-            return try checkedLeaf(try scalar.serialize(value), scalar.name, value)
+            try appendLeaf(try scalar.serialize(value), scalar.name, value)
         case .enumeration:
             let enumType = completion.enumType!
-            return try checkedLeaf(try enumType.serialize(value), enumType.name, value)
+            try appendLeaf(try enumType.serialize(value), enumType.name, value)
         case .list:
             let item = completion.item!
             guard let items = listItems(value) else { throw iterableError(field) }
-            return try completeList(item, items.count, field) { try complete(item, items[$0], field) }
+            try completeList(item, items.count, field) { try complete(item, items[$0], field) }
         case .object:
             let plan = completion.plan!
             if let object = value as? GraphQLObject { return try completeObject(plan, .json(object), value, field) }
-            return try completeObject(plan, .value(value), value, field)
+            try completeObject(plan, .value(value), value, field)
         case .abstract:
             let abstract = completion.abstract!
             let plan = abstract.plan(for: try runtimeType(abstract, value, field))
-            return try completeObject(plan, Parent(value), value, field)
+            try completeObject(plan, Parent(value), value, field)
         }
     }
 
@@ -144,28 +142,28 @@ extension ExecutionContext {
 
     // MARK: - Completion of JSON values
 
-    func completeJSON(_ completion: Completion, _ value: consuming GraphQLValue?, _ field: FieldPlan) throws
-        -> GraphQLValue
-    {
+    func completeJSON(_ completion: Completion, _ value: consuming GraphQLValue?, _ field: FieldPlan) throws {
         guard let value, !value.isNull else {
-            if completion.isNullable { return .null }
+            if completion.isNullable { return tape.append(.value(.null)) }
             throw nonNullError(field)
         }
         switch completion.kind {
         case .string, .id:
-            if case .string = value { return value }
+            if case .string = value { return tape.append(.value(value)) }
         case .int:
-            if case .int(let int) = value, int >= graphQLMinInt && int <= graphQLMaxInt { return value }
+            if case .int(let int) = value, int >= graphQLMinInt && int <= graphQLMaxInt {
+                return tape.append(.value(value))
+            }
         case .float:
-            if case .float(let double) = value, double.isFinite { return value }
+            if case .float(let double) = value, double.isFinite { return tape.append(.value(value)) }
         case .boolean:
-            if case .bool = value { return value }
+            if case .bool = value { return tape.append(.value(value)) }
         case .scalar:
             break
         case .enumeration:
-            if case .string(let name) = value, completion.enumNames.contains(name) { return value }
+            if case .string(let name) = value, completion.enumNames.contains(name) { return tape.append(.value(value)) }
             let enumType = completion.enumType!
-            return try checkedLeaf(try enumType.serialize(value), enumType.name, value)
+            return try appendLeaf(try enumType.serialize(value), enumType.name, value)
         case .list:
             guard case .list(let items) = value else { throw iterableError(field) }
             let item = completion.item!
@@ -183,50 +181,47 @@ extension ExecutionContext {
         }
         // A scalar's own coercion: custom scalars, and built-in ones given another kind of value.
         let scalar = completion.scalar!
-        return try checkedLeaf(try scalar.serialize(value), scalar.name, value)
+        try appendLeaf(try scalar.serialize(value), scalar.name, value)
     }
 
     // MARK: - Lists, objects, leaves
 
     private func completeList(
-        _ item: Completion, _ count: Int, _ field: FieldPlan, _ completeItem: (Int) throws -> GraphQLValue
-    ) throws -> GraphQLValue {
-        var results: [GraphQLValue] = []
-        results.reserveCapacity(count)
+        _ item: Completion, _ count: Int, _ field: FieldPlan, _ completeItem: (Int) throws -> Void
+    ) throws {
+        tape.append(.list(count))
         let itemIsNullable = item.isNullable
-        let savedNullableDepth = nullableDepth
-        defer { nullableDepth = savedNullableDepth }
+        let savedNullable = nullable
+        defer { nullable = savedNullable }
         for index in 0..<count {
             path.append(PathEntry(index: index))
             defer { path.removeLast() }
-            if itemIsNullable { nullableDepth = path.count }
+            if itemIsNullable { nullable = nullablePosition() }
+            let start = tape.count
             do {
-                results.append(try completeItem(index))
+                try completeItem(index)
             } catch {
-                results.append(try handleFieldError(error, nullable: itemIsNullable, field))
+                try handleFieldError(error, nullable: itemIsNullable, field, valueStart: start)
             }
         }
-        return .list(results)
     }
 
     private func completeObject(
         _ plan: SelectionPlan, _ parent: Parent, _ value: @autoclosure () -> any Sendable, _ field: FieldPlan
-    ) throws -> GraphQLValue {
+    ) throws {
         if let isTypeOf = plan.type.isTypeOf, !isTypeOf(value()) {
             throw GraphQLError(message: "Expected value of type \"\(plan.type.name)\" but got: \(inspect(value())).")
                 .at(field.nodes.map(\.loc), in: source)
         }
-        return try executeFields(plan, parent)
+        try executeFields(plan, parent)
     }
 
-    private func checkedLeaf(_ serialized: GraphQLValue, _ typeName: String, _ value: any Sendable) throws
-        -> GraphQLValue
-    {
+    private func appendLeaf(_ serialized: GraphQLValue, _ typeName: String, _ value: any Sendable) throws {
         if case .null = serialized {
             throw GraphQLError(
                 message: "Expected `\(typeName).serialize(\(inspect(value)))` to return non-nullable value, returned: null")
         }
-        return serialized
+        tape.append(.value(serialized))
     }
 
     func nonNullError(_ field: FieldPlan) -> GraphQLError {

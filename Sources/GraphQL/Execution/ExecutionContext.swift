@@ -28,9 +28,16 @@ final class ExecutionContext: @unchecked Sendable {
 
     /// The path of the value being completed.
     @exclusivity(unchecked) var path: [PathEntry] = []
-    /// The length of the path of the nearest enclosing position that may be null: where an error
-    /// in a non-null position ends up (0 is `data` itself).
-    @exclusivity(unchecked) var nullableDepth = 0
+    /// The nearest enclosing position that may be null: where an error in a non-null position
+    /// ends up (the root position is `data` itself).
+    @exclusivity(unchecked) var nullable = NullablePosition.root
+    /// The tokens being written: the response's main tape, or a later round's fill of a hole
+    /// (`tapeNumber`, as in `ResponseTape.Mark`).
+    @exclusivity(unchecked) var tape: [ResponseTape.Token] = []
+    @exclusivity(unchecked) var tapeNumber = 0
+    /// The values of holes, by hole number, and the positions nulled by later rounds' errors.
+    @exclusivity(unchecked) var fills: [[ResponseTape.Token]] = []
+    @exclusivity(unchecked) var nulledMarks: Set<ResponseTape.Mark> = []
     /// Fields whose value waits for the next round.
     @exclusivity(unchecked) var pending: [Pending] = []
 
@@ -85,13 +92,21 @@ final class ExecutionContext: @unchecked Sendable {
         return located
     }
 
-    /// The error of a field or list item: null in a nullable position (the error recorded),
+    /// The error of a field or list item whose value began at `valueStart` of the tape: null in
+    /// a nullable position (what was written of the value is dropped, the error recorded),
     /// otherwise thrown on to the parent.
-    func handleFieldError(_ error: any Error, nullable: Bool, _ field: FieldPlan) throws -> GraphQLValue {
+    func handleFieldError(_ error: any Error, nullable: Bool, _ field: FieldPlan, valueStart: Int) throws {
         let located = locatedError(error, field)
         guard nullable else { throw located }
         record(located, at: path.components)
-        return .null
+        tape.removeSubrange(valueStart...)
+        tape.append(.value(.null))
+    }
+
+    /// The position about to be written, as the nearest nullable one.
+    @inline(__always)
+    func nullablePosition() -> NullablePosition {
+        NullablePosition(depth: path.count, start: ResponseTape.Mark(tape: tapeNumber, offset: tape.count))
     }
 
     // MARK: - Running
@@ -100,38 +115,39 @@ final class ExecutionContext: @unchecked Sendable {
         // The path's entries refer to the plan's fields unretained (PathEntry).
         defer { withExtendedLifetime(plan) {} }
         let root = Parent(rootValue)
-        var data: GraphQLValue
+        tape.reserveCapacity(plan.expectedTokens.load(ordering: .relaxed))
         if serially {
             // Mutations: each root field completes (its rounds included) before the next starts.
-            var object = GraphQLObject()
-            data = .object(object)
+            tape.append(.object(plan.root.keys))
             for field in plan.root.fields {
                 path = [PathEntry(field: field)]
-                nullableDepth = 0
+                nullable = .root
                 do {
-                    let value = try executeField(field, root)
-                    object.append(field.responseKey, value)
-                    data = .object(object)
-                    object = GraphQLObject()
-                    await drain(&data)
-                    object = data.objectValue ?? GraphQLObject()
+                    try executeField(field, root)
                 } catch {
                     record(locatedError(error, field), at: [])
-                    data = .null
+                    nulledMarks.insert(NullablePosition.root.start)
                     break
                 }
-                if case .null = data { break }
+                await drain()
+                if nulledMarks.contains(NullablePosition.root.start) { break }
             }
         } else {
             do {
-                data = try executeFields(plan.root, root)
+                try executeFields(plan.root, root)
             } catch {
                 // Only a located error of a non-null root field gets here.
                 record(error as? GraphQLError ?? GraphQLError(message: String(describing: error)), at: [])
-                data = .null
+                nulledMarks.insert(NullablePosition.root.start)
             }
-            await drain(&data)
+            await drain()
         }
+        plan.expectedTokens.store(tape.count, ordering: .relaxed)
+        // `data` itself nulled: the object may be incomplete (a mutation stops there).
+        if nulledMarks.contains(NullablePosition.root.start) {
+            return GraphQLResponse(data: .null, errors: errors)
+        }
+        let data = ResponseTape(tokens: tape, fills: fills, nulled: nulledMarks)
         return GraphQLResponse(data: data, errors: errors)
     }
 
@@ -152,6 +168,16 @@ final class ExecutionContext: @unchecked Sendable {
     func queuesWithQueuedKeys() -> [any LoadQueue] {
         loadQueues.withLock { $0.order }.filter(\.hasQueuedKeys)
     }
+}
+
+/// A position of the response that may be null: the length of its path, and where its value
+/// begins on the tapes.
+struct NullablePosition {
+    var depth: Int
+    var start: ResponseTape.Mark
+
+    /// `data` itself.
+    static let root = NullablePosition(depth: 0, start: ResponseTape.Mark(tape: 0, offset: 0))
 }
 
 /// The parent value of a selection set: a JSON object (read directly by the default resolver)

@@ -12,6 +12,8 @@ import Synchronization
 final class OperationPlan: Sendable {
     let rootType: GraphQLObjectType
     let root: SelectionPlan
+    /// How many tokens the plan's last response had: room reserved for the next one's tape.
+    let expectedTokens = Atomic<Int>(0)
 
     init(rootType: GraphQLObjectType, root: SelectionPlan) {
         self.rootType = rootType

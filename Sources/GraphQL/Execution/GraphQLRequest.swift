@@ -28,19 +28,51 @@ public struct GraphQLRequest: Sendable, Hashable {
 /// with status 400 (`isRequestError`). Once execution began, `data` is present (possibly
 /// `.null`, when an error reached the root through non-null fields) and the status is 200.
 public struct GraphQLResponse: Sendable, Hashable {
-    public var data: GraphQLValue?
+    public var data: GraphQLValue? {
+        get {
+            switch storedData {
+            case nil: nil
+            case .value(let value): value
+            case .tape(let tape): tape.value
+            }
+        }
+        set { storedData = newValue.map(StoredData.value) }
+    }
     public var errors: [GraphQLError]
     public var extensions: GraphQLObject?
 
+    /// `data` as the executor wrote it (a tape, written to JSON without building a tree) or as
+    /// a caller set it.
+    private enum StoredData: Sendable {
+        case value(GraphQLValue)
+        case tape(ResponseTape)
+    }
+    private var storedData: StoredData?
+
     public init(data: GraphQLValue? = nil, errors: [GraphQLError] = [], extensions: GraphQLObject? = nil) {
-        self.data = data
+        self.storedData = data.map(StoredData.value)
         self.errors = errors
         self.extensions = extensions
     }
 
+    init(data: ResponseTape, errors: [GraphQLError]) {
+        self.storedData = .tape(data)
+        self.errors = errors
+    }
+
+    public static func == (lhs: GraphQLResponse, rhs: GraphQLResponse) -> Bool {
+        lhs.data == rhs.data && lhs.errors == rhs.errors && lhs.extensions == rhs.extensions
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(data)
+        hasher.combine(errors)
+        hasher.combine(extensions)
+    }
+
     /// Whether the request failed before execution (parse, validation, operation selection or
     /// variable coercion): the response has no `data` entry.
-    public var isRequestError: Bool { data == nil }
+    public var isRequestError: Bool { storedData == nil }
 
     /// The response as JSON, keys in the order the specification recommends: "errors" first
     /// (the note in "Response Format", October 2021 edition, and graphql-js's `{ errors, data }`),
@@ -59,10 +91,13 @@ public struct GraphQLResponse: Sendable, Hashable {
             }
             out.append(UInt8(ascii: "]"))
         }
-        if let data {
+        if let storedData {
             out.append(contentsOf: separator + Array("\"data\":".utf8))
             separator = Array(",".utf8)
-            data.writeJSON(to: &out)
+            switch storedData {
+            case .value(let data): data.writeJSON(to: &out)
+            case .tape(let data): JSONWriter.write(data, to: &out)
+            }
         }
         if let extensions {
             out.append(contentsOf: separator + Array("\"extensions\":".utf8))

@@ -4,35 +4,39 @@
 /// they were met and writes their values into the response. Completing them may leave new
 /// fields waiting: the next round takes them, until none is left.
 
-/// A position of the response waiting for a `Deferred`.
+/// A position of the response waiting for a `Deferred`: the hole it left on the tape.
 struct Pending {
     let deferred: Deferred
     let completion: Completion
     let field: FieldPlan
     let path: [PathEntry]
-    let nullableDepth: Int
+    let nullable: NullablePosition
+    let hole: Int
 }
 
 extension ExecutionContext {
-    /// Completes a `Deferred` now if its value is known, or leaves its position null and queues it.
-    func wait(for deferred: Deferred, _ completion: Completion, _ field: FieldPlan) throws -> GraphQLValue {
+    /// Completes a `Deferred` now if its value is known, or leaves a hole in its position and
+    /// queues it.
+    func wait(for deferred: Deferred, _ completion: Completion, _ field: FieldPlan) throws {
         if let result = deferred.readyResult {
             return try complete(completion, try deferred.finish(result), field)
         }
+        let hole = fills.count
+        fills.append([.value(.null)])
         pending.append(
-            Pending(deferred: deferred, completion: completion, field: field, path: path, nullableDepth: nullableDepth))
-        return .null
+            Pending(deferred: deferred, completion: completion, field: field, path: path, nullable: nullable, hole: hole))
+        tape.append(.hole(hole))
     }
 
-    /// Runs rounds until no field waits, writing each value into `data`.
-    func drain(_ data: inout GraphQLValue) async {
+    /// Runs rounds until no field waits, filling each hole.
+    func drain() async {
         while !pending.isEmpty {
             let round = pending
             pending = []
             let results = await wait(round)
             for (index, item) in round.enumerated() {
                 let result = results[index] ?? item.deferred.readyResult
-                finish(item, result ?? .failure(GraphQLError(message: "A load was not dispatched.")), into: &data)
+                finish(item, result ?? .failure(GraphQLError(message: "A load was not dispatched.")))
             }
         }
     }
@@ -72,46 +76,29 @@ extension ExecutionContext {
         }
     }
 
-    /// Completes a waiting field with its value and writes it into `data`; an error nulls the
-    /// field, or (in a non-null position) its nearest nullable ancestor.
-    private func finish(_ item: Pending, _ result: Result<(any Sendable)?, any Error>, into data: inout GraphQLValue) {
+    /// Completes a waiting field with its value into its hole's fill; an error nulls the field,
+    /// or (in a non-null position) its nearest nullable ancestor.
+    private func finish(_ item: Pending, _ result: Result<(any Sendable)?, any Error>) {
         // Inside a position an error has nulled since: nothing to write, and its errors are dropped.
         let itemPath = item.path.components
         if isNulled(itemPath) { return }
         path = item.path
-        nullableDepth = item.nullableDepth
+        nullable = item.nullable
+        // The fill is written as the tape, then the outer tape is put back.
+        var outer: [ResponseTape.Token] = []
+        swap(&tape, &outer)
+        let outerNumber = tapeNumber
+        tapeNumber = item.hole + 1
+        defer {
+            swap(&tape, &outer)
+            tapeNumber = outerNumber
+        }
         do {
-            let completed = try complete(item.completion, try item.deferred.finish(result), item.field)
-            write(completed, at: itemPath[...], into: &data)
+            try complete(item.completion, try item.deferred.finish(result), item.field)
+            fills[item.hole] = tape
         } catch {
-            let located = locatedError(error, item.field)
-            let position = item.completion.isNullable ? itemPath : Array(itemPath.prefix(item.nullableDepth))
-            record(located, at: position)
-            write(.null, at: position[...], into: &data)
-        }
-    }
-
-    /// Replaces the value at `path`; a path that no longer exists (an ancestor was nulled)
-    /// changes nothing.
-    private func write(_ value: GraphQLValue, at path: ArraySlice<PathComponent>, into target: inout GraphQLValue) {
-        guard let first = path.first else {
-            target = value
-            return
-        }
-        switch (first, target) {
-        case (.key(let key), .object(var object)):
-            guard var child = object[key] else { return }
-            target = .null  // leaves `object` the only owner, so it is changed in place
-            object[key] = .null
-            write(value, at: path.dropFirst(), into: &child)
-            object[key] = child
-            target = .object(object)
-        case (.index(let index), .list(var items)) where index < items.count:
-            target = .null
-            write(value, at: path.dropFirst(), into: &items[index])
-            target = .list(items)
-        default:
-            return
+            record(locatedError(error, item.field), at: Array(itemPath.prefix(item.nullable.depth)))
+            nulledMarks.insert(item.nullable.start)
         }
     }
 }

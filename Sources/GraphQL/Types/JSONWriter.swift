@@ -35,7 +35,61 @@ struct JSONWriter {
         out.append(contentsOf: UnsafeBufferPointer(start: writer.base, count: writer.count))
     }
 
+    /// Appends the data of a response tape (`ResponseTape`) as compact JSON to `out`.
+    static func write(_ tape: ResponseTape, to out: inout [UInt8]) {
+        var writer = JSONWriter(capacity: 32 << 10)
+        defer { writer.base.deallocate() }
+        var offset = 0
+        writer.tokens(of: tape, 0, tape.tokens, &offset)
+        out.append(contentsOf: UnsafeBufferPointer(start: writer.base, count: writer.count))
+    }
+
     // MARK: - Values
+
+    /// The value beginning at `offset` of tape number `number` of `tape` (see `ResponseTape.Mark`).
+    private mutating func tokens(
+        of tape: ResponseTape, _ number: Int, _ tokens: [ResponseTape.Token], _ offset: inout Int
+    ) {
+        if tape.isNulled(ResponseTape.Mark(tape: number, offset: offset)) {
+            ascii("null")
+            offset = ResponseTape.end(of: tokens, from: offset)
+            return
+        }
+        let token = tokens[offset]
+        offset += 1
+        switch token {
+        case .value(let value):
+            self.value(value)
+        case .object(let keys):
+            byte(UInt8(ascii: "{"))
+            guard let forms = keyForms(keys) else {
+                for index in keys.indices {
+                    if index > 0 { byte(UInt8(ascii: ",")) }
+                    string(keys[index])
+                    byte(UInt8(ascii: ":"))
+                    self.tokens(of: tape, number, tokens, &offset)
+                }
+                byte(UInt8(ascii: "}"))
+                return
+            }
+            for index in forms.indices {
+                keyForm(forms[index])
+                self.tokens(of: tape, number, tokens, &offset)
+            }
+            byte(UInt8(ascii: "}"))
+        case .list(let count):
+            byte(UInt8(ascii: "["))
+            for index in 0..<count {
+                if index > 0 { byte(UInt8(ascii: ",")) }
+                self.tokens(of: tape, number, tokens, &offset)
+            }
+            byte(UInt8(ascii: "]"))
+        case .hole(let fill):
+            var start = 0
+            self.tokens(of: tape, fill + 1, tape.fills[fill], &start)
+        }
+    }
+
 
     private mutating func value(_ value: GraphQLValue) {
         switch value {
@@ -69,17 +123,21 @@ struct JSONWriter {
                 return
             }
             for index in forms.indices {
-                // Read afresh each time: writing a value may add other arrays' keys.
-                let form = forms[index]
-                reserve(form.count)
-                keyBytes.withUnsafeBufferPointer { keys in
-                    (base + count).update(from: keys.baseAddress! + form.lowerBound, count: form.count)
-                }
-                count += form.count
+                keyForm(forms[index])
                 self.value(values[index])
             }
             byte(UInt8(ascii: "}"))
         }
+    }
+
+    /// A key's written form (`,"key":`), from `keyBytes`.
+    @inline(__always)
+    private mutating func keyForm(_ form: Range<Int>) {
+        reserve(form.count)
+        keyBytes.withUnsafeBufferPointer { keys in
+            (base + count).update(from: keys.baseAddress! + form.lowerBound, count: form.count)
+        }
+        count += form.count
     }
 
     /// The written forms of `keys` (see `keyForms`), made on first sight of their array; nil
