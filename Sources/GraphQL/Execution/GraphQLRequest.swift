@@ -28,6 +28,8 @@ public struct GraphQLRequest: Sendable, Hashable {
 /// with status 400 (`isRequestError`). Once execution began, `data` is present (possibly
 /// `.null`, when an error reached the root through non-null fields) and the status is 200.
 public struct GraphQLResponse: Sendable, Hashable {
+    /// The response's `data`. An executed response keeps it as the executor wrote it and builds
+    /// this tree on each read (`jsonBytes()` needs no tree): read it once when you need it often.
     public var data: GraphQLValue? {
         get {
             switch storedData {
