@@ -1,4 +1,4 @@
-public import GraphQL
+import GraphQL
 public import Hummingbird
 public import Storykeep
 

@@ -1,5 +1,5 @@
 public import Hummingbird
-public import Storykeep
+import Storykeep
 
 /// Something served per tenant, under `/t/<slug>/` and under `/` on the tenant's hosts: the
 /// GraphQL endpoint (`GraphQLHTTPHandler`), later uploads and media.

@@ -94,7 +94,7 @@ private func message(_ body: () throws -> GraphQLValue) -> String? {
     #expect(inspect(GraphQLValue.object(["a": .object(["b": .object(["c": .int(1)])])])) == "{ a: { b: [Object] } }")
     #expect(inspect(GraphQLValue.string("a\"b\n")) == "\"a\\\"b\\n\"")
     #expect(inspect(nil) == "null")
-    #expect(jsNumberString(123456789012345680000) == "123456789012345680000")
+    #expect(jsNumberString(Double("123456789012345680000")!) == "123456789012345680000")
     #expect(jsNumberString(-0.5) == "-0.5")
 }
 

@@ -1,5 +1,5 @@
 public import Foundation
-public import GraphQL
+import GraphQL
 public import Postgres
 
 /// A person to add, as an agency admin (or `storykeep user create`) describes them.

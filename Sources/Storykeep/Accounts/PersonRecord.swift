@@ -1,6 +1,6 @@
 public import Foundation
 public import GraphQL
-public import Postgres
+import Postgres
 
 /// A row of `people` as the API shows it (the GraphQL type `Person`).
 public struct PersonRecord: Sendable, Equatable {
