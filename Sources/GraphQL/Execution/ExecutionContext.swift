@@ -115,7 +115,9 @@ final class ExecutionContext: @unchecked Sendable {
         // The path's entries refer to the plan's fields unretained (PathEntry).
         defer { withExtendedLifetime(plan) {} }
         let root = Parent(rootValue)
-        tape.reserveCapacity(plan.expectedTokens.load(ordering: .relaxed))
+        // Room for as many tokens as the plan's last response had (up to 64 Ki: one huge
+        // response does not make every later one allocate as much).
+        tape.reserveCapacity(min(plan.expectedTokens.load(ordering: .relaxed), 1 << 16))
         if serially {
             // Mutations: each root field completes (its rounds included) before the next starts.
             tape.append(.object(plan.root.keys))
