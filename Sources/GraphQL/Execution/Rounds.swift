@@ -1,7 +1,7 @@
 /// The rounds of an execution: after the synchronous pass, the fields that returned a
 /// `Deferred` wait together. Each round makes one batch call per `DataLoader` with queued keys
 /// and runs the pending async work, concurrently; then completes the waiting fields in the order
-/// they were met and writes their values into the response. Completing them may leave new
+/// they were met, each into its hole's fill (`ResponseTape`). Completing them may leave new
 /// fields waiting: the next round takes them, until none is left.
 
 /// A position of the response waiting for a `Deferred`: the hole it left on the tape.
