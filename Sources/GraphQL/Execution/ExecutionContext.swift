@@ -128,11 +128,10 @@ final class ExecutionContext: @unchecked Sendable {
                     try executeField(field, root)
                 } catch {
                     record(locatedError(error, field), at: [])
-                    nulledMarks.insert(NullablePosition.root.start)
                     break
                 }
                 await drain()
-                if nulledMarks.contains(NullablePosition.root.start) { break }
+                if isNulled([]) { break }
             }
         } else {
             do {
@@ -140,13 +139,13 @@ final class ExecutionContext: @unchecked Sendable {
             } catch {
                 // Only a located error of a non-null root field gets here.
                 record(error as? GraphQLError ?? GraphQLError(message: String(describing: error)), at: [])
-                nulledMarks.insert(NullablePosition.root.start)
             }
             await drain()
         }
         plan.expectedTokens.store(tape.count, ordering: .relaxed)
-        // `data` itself nulled: the object may be incomplete (a mutation stops there).
-        if nulledMarks.contains(NullablePosition.root.start) {
+        // `data` itself nulled (its position recorded, as every nulled one): the object may be
+        // incomplete (a mutation stops there).
+        if isNulled([]) {
             return GraphQLResponse(data: .null, errors: errors)
         }
         let data = ResponseTape(tokens: tape, fills: fills, nulled: nulledMarks)

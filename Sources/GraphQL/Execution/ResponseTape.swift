@@ -36,9 +36,6 @@ struct ResponseTape: Sendable {
         self.nulled = nulled
     }
 
-    /// The tokens of tape `tape` (see `Mark`).
-    func tokens(of tape: Int) -> [Token] { tape == 0 ? tokens : fills[tape - 1] }
-
     /// Whether the value at `mark` reads as null (an error of a later round nulled it).
     @inline(__always)
     func isNulled(_ mark: Mark) -> Bool { !nulled.isEmpty && nulled.contains(mark) }

@@ -28,19 +28,21 @@ struct JSONWriter {
     /// Appends `value` as compact JSON to `out`. Deep values recurse: output values are as
     /// deep as the selection sets (or the inputs) that made them, which validation bounds.
     static func write(_ value: GraphQLValue, to out: inout [UInt8]) {
-        // Room for a typical response at once (allocating more costs nothing more): no regrowth.
-        var writer = JSONWriter(capacity: 32 << 10)
-        defer { writer.base.deallocate() }
-        writer.value(value)
-        out.append(contentsOf: UnsafeBufferPointer(start: writer.base, count: writer.count))
+        writing(to: &out) { $0.value(value) }
     }
 
     /// Appends the data of a response tape (`ResponseTape`) as compact JSON to `out`.
     static func write(_ tape: ResponseTape, to out: inout [UInt8]) {
+        var offset = 0
+        writing(to: &out) { $0.tokens(of: tape, 0, tape.tokens, &offset) }
+    }
+
+    /// Runs `body` on a writer of its own and appends what it wrote to `out`.
+    private static func writing(to out: inout [UInt8], _ body: (inout JSONWriter) -> Void) {
+        // Room for a typical response at once (allocating more costs nothing more): no regrowth.
         var writer = JSONWriter(capacity: 32 << 10)
         defer { writer.base.deallocate() }
-        var offset = 0
-        writer.tokens(of: tape, 0, tape.tokens, &offset)
+        body(&writer)
         out.append(contentsOf: UnsafeBufferPointer(start: writer.base, count: writer.count))
     }
 
