@@ -10,9 +10,9 @@ private struct NotesModule: StorykeepModule {
     var switchedBy: TenantModule? { .tags }
     var extra: String?
 
-    func register(_ resolvers: inout ResolverRegistry) {
-        resolvers.query("notes", access: .authenticated) { _, _ in ["a note"] }
-        if let extra { resolvers.field(extra, .sync { _, _, _, _ in nil }) }
+    func register(_ module: inout ModuleRegistry) {
+        module.query("notes", access: .authenticated) { _, _ in ["a note"] }
+        if let extra { module.field(extra, .sync { _, _, _, _ in nil }) }
     }
 }
 
@@ -24,6 +24,8 @@ struct SchemaCompositionTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
             at: URL(fileURLWithPath: repositoryRoot + "/Schema/accounts.graphql"), to: dir.appendingPathComponent("accounts.graphql"))
+        try FileManager.default.copyItem(
+            at: URL(fileURLWithPath: repositoryRoot + "/Schema/core.graphql"), to: dir.appendingPathComponent("core.graphql"))
         try sdl.write(to: dir.appendingPathComponent("notes.graphql"), atomically: true, encoding: .utf8)
         return dir
     }
