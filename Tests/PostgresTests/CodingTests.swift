@@ -71,6 +71,12 @@ import Testing
         }
     }
 
+    @Test func aDateBeyondMicrosecondsIsAnErrorNotATrap() {
+        for seconds in [Double.infinity, -.infinity, .nan, 1e300, -1e300, 9.3e12] {
+            #expect(throws: PostgresError.self) { try Date(timeIntervalSinceReferenceDate: seconds).postgresParameter() }
+        }
+    }
+
     @Test func calendarArithmetic() {
         // Every day from 1900 to 2100 converts to days and back, one apart from the next.
         var previous = PostgresDate(year: 1899, month: 12, day: 31).daysSince2000
@@ -84,6 +90,12 @@ import Testing
         #expect(PostgresDate(year: 2000, month: 1, day: 1).daysSince2000 == 0)
         #expect(PostgresDate("2023-02-29") == nil)
         #expect(PostgresDate("2024-02-29") == PostgresDate(year: 2024, month: 2, day: 29))
+        // As PostgreSQL reads dates: four ASCII digits, no year 0000, no signs.
+        #expect(PostgresDate("0001-01-01") == PostgresDate(year: 1, month: 1, day: 1))
+        #expect(PostgresDate("9999-12-31") == PostgresDate(year: 9999, month: 12, day: 31))
+        for text in ["0000-01-01", "+999-01-01", "-999-01-01", "10000-01-01", "２０２４-01-01", "2024-+1-01", "2024-01-+1", "2024-1-01"] {
+            #expect(PostgresDate(text) == nil, "\(text)")
+        }
     }
 
     @Test func byteaJSONAndNumeric() async throws {

@@ -69,15 +69,15 @@ extension JournalStore {
         return try await entries(first: first, after: after, filter: EntryFilter(text: query))
     }
 
-    /// Every day of `month` (`YYYY-MM`), in order, with its number of live entries and the
-    /// moods recorded: one statement.
+    /// Every day of `month` (`YYYY-MM`, 0001-01 to 9999-12), in order, with its number of live
+    /// entries and the moods recorded: one statement.
     public func calendar(month: String) async throws -> [CalendarDay] {
-        let parts = month.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]),
-            let number = Int(parts[1]), (1...12).contains(number)
-        else { throw JournalError.badInput(field: "month", message: "a month as YYYY-MM, e.g. 2026-11") }
-        let first = PostgresDate(year: year, month: number, day: 1)
-        let next = number == 12 ? PostgresDate(year: year + 1, month: 1, day: 1) : PostgresDate(year: year, month: number + 1, day: 1)
+        // Its first day, as the Date scalar reads days (0001-01 to 9999-12).
+        guard let first = PostgresDate(month + "-01") else {
+            throw JournalError.badInput(field: "month", message: "a month as YYYY-MM, e.g. 2026-11")
+        }
+        let next = first.month == 12
+            ? PostgresDate(year: first.year + 1, month: 1, day: 1) : PostgresDate(year: first.year, month: first.month + 1, day: 1)
         var days = (first.daysSince2000..<next.daysSince2000).map {
             CalendarDay(day: PostgresDate(daysSince2000: $0), entryCount: 0, moods: [])
         }
