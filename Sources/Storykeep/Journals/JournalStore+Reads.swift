@@ -6,13 +6,28 @@ extension JournalStore {
     public static var maxPageSize: Int { 100 }
 
     /// A page of the person's live entries, newest first: by day, then by when they were written
-    /// (then by id, so the order is total and a cursor never skips or repeats an entry).
+    /// (then by id, so the order is total and a position never skips or repeats an entry).
     /// Three statements whatever `first` is: the entries, their tags, their media.
     ///
     /// The statement's text depends only on which filter conditions are present, never on
     /// their values (bound as parameters), so it is prepared once per connection per shape and
     /// each condition can use the `entries_timeline` index.
-    public func entries(first: Int, after: String? = nil, filter: EntryFilter = EntryFilter()) async throws -> Page<Entry> {
+    public func entries(
+        first: Int, after: EntryPosition? = nil, filter: EntryFilter = EntryFilter()
+    ) async throws -> Page<Entry, EntryPosition> {
+        return try await page(first: first, after: after, filter: filter)
+    }
+
+    /// Entries whose text or tag names match `query` (web-search syntax, language-neutral), in
+    /// the journal's order: `entries` with a text filter.
+    public func search(_ query: String, first: Int, after: EntryPosition? = nil) async throws -> Page<Entry, EntryPosition> {
+        guard !query.allSatisfy(\.isWhitespace) else {
+            throw JournalError.badInput(field: "query", message: "say what to search for")
+        }
+        return try await page(first: first, after: after, filter: EntryFilter(text: query))
+    }
+
+    private func page(first: Int, after: EntryPosition?, filter: EntryFilter) async throws -> Page<Entry, EntryPosition> {
         guard (0...Self.maxPageSize).contains(first) else {
             throw JournalError.badInput(field: "first", message: "must be 0 to \(Self.maxPageSize)")
         }
@@ -23,11 +38,8 @@ extension JournalStore {
             return "$\(parameters.count)"
         }
         if let after {
-            let position = try Cursor.decodeEntry(after)
             conditions.append(
-                "(e.day, e.created_at, e.id) < (\(bind(position.day))::date, "
-                    + "'epoch'::timestamptz + \(bind(position.createdMicros))::int8 * interval '1 microsecond', "
-                    + "\(bind(position.id))::uuid)")
+                "(e.day, e.created_at, e.id) < (\(bind(after.day))::date, \(bind(after.createdAt))::timestamptz, \(bind(after.id))::uuid)")
         }
         if let kinds = filter.kinds, !kinds.isEmpty { conditions.append("e.kind = any(\(bind(kinds.map(\.rawValue)))::text[])") }
         if let from = filter.from { conditions.append("e.day >= \(bind(from))::date") }
@@ -55,18 +67,7 @@ extension JournalStore {
         var entries = decoded.map(\.entry)
         try await EntryRows.attach(to: &entries, on: database)
         for index in decoded.indices { decoded[index].entry = entries[index] }
-        return Page(
-            items: decoded.map { ($0.entry, Cursor.entry(day: $0.entry.day, createdMicros: $0.createdMicros, id: $0.entry.id)) },
-            hasNextPage: rows.count > first)
-    }
-
-    /// Entries whose text or tag names match `query` (web-search syntax, language-neutral), in
-    /// the journal's order: `entries` with a text filter.
-    public func search(_ query: String, first: Int, after: String? = nil) async throws -> Page<Entry> {
-        guard !query.allSatisfy(\.isWhitespace) else {
-            throw JournalError.badInput(field: "query", message: "say what to search for")
-        }
-        return try await entries(first: first, after: after, filter: EntryFilter(text: query))
+        return Page(items: decoded.map { ($0.entry, $0.position) }, hasNextPage: rows.count > first)
     }
 
     /// Every day of `month` (`YYYY-MM`, 0001-01 to 9999-12), in order, with its number of live
