@@ -89,5 +89,7 @@ extension PostgresError {
         public static let serializationFailure = "40001"
         public static let deadlockDetected = "40P01"
         public static let adminShutdown = "57P01"
+        /// The statement was cancelled: it ran past `statement_timeout`, or someone cancelled it.
+        public static let queryCanceled = "57014"
     }
 }

@@ -43,6 +43,9 @@ public struct MediaEndpoint: TenantEndpoint {
             throw HTTPError(.unauthorized, headers: headers, message: "Please log in.")
         case .notFound:
             throw HTTPError(.notFound, message: "No such file.")
+        case .timedOut:
+            throw HTTPError(
+                .serviceUnavailable, headers: [.retryAfter: "1"], message: "That took too long, so it was stopped. Please try again.")
         case .file(let info, let bytes, let selection):
             var headers = HTTPFields()
             headers[.eTag] = Self.etag(info)

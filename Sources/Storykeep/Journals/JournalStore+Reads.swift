@@ -7,7 +7,8 @@ extension JournalStore {
 
     /// A page of the person's live entries, newest first: by day, then by when they were written
     /// (then by id, so the order is total and a position never skips or repeats an entry).
-    /// Three statements whatever `first` is: the entries, their tags, their media.
+    /// Three statements whatever `first` is: the entries, their tags, their media. A text filter
+    /// is held to ``maxSearchLength`` and ``maxSearchWords`` (field `filter.text`).
     ///
     /// The statement's text depends only on which filter conditions are present, never on
     /// their values (bound as parameters), so it is prepared once per connection per shape and
@@ -15,16 +16,45 @@ extension JournalStore {
     public func entries(
         first: Int, after: EntryPosition? = nil, filter: EntryFilter = EntryFilter()
     ) async throws -> Page<Entry, EntryPosition> {
+        if let text = filter.text { try Self.checkSearch(text, field: "filter.text") }
         return try await page(first: first, after: after, filter: filter)
     }
 
     /// Entries whose text or tag names match `query` (web-search syntax, language-neutral), in
-    /// the journal's order: `entries` with a text filter.
+    /// the journal's order: `entries` with a text filter. `query` is held to
+    /// ``maxSearchLength`` and ``maxSearchWords``.
     public func search(_ query: String, first: Int, after: EntryPosition? = nil) async throws -> Page<Entry, EntryPosition> {
         guard !query.allSatisfy(\.isWhitespace) else {
             throw JournalError.badInput(field: "query", message: "say what to search for")
         }
+        try Self.checkSearch(query, field: "query")
         return try await page(first: first, after: after, filter: EntryFilter(text: query))
+    }
+
+    /// The longest search, in characters (Unicode scalars): a few sentences.
+    public static var maxSearchLength: Int { 500 }
+    /// The most words a search may hold (runs of letters, marks and digits, `or` included), about
+    /// as PostgreSQL's parser counts its terms: far short of the tens of thousands that take it
+    /// seconds and its stack.
+    public static var maxSearchWords: Int { 32 }
+
+    /// Refuses a search text longer than ``maxSearchLength`` or with more than ``maxSearchWords``.
+    static func checkSearch(_ text: String, field: String) throws {
+        guard text.unicodeScalars.count <= maxSearchLength else {
+            throw JournalError.badInput(field: field, message: "a search can be at most \(maxSearchLength) characters long")
+        }
+        var words = 0
+        var inWord = false
+        for scalar in text.unicodeScalars {
+            let properties = scalar.properties
+            let wordCharacter = properties.isAlphabetic || properties.numericType != nil
+                || [.nonspacingMark, .spacingMark, .enclosingMark].contains(properties.generalCategory)
+            if wordCharacter && !inWord { words += 1 }
+            inWord = wordCharacter
+        }
+        guard words <= maxSearchWords else {
+            throw JournalError.badInput(field: field, message: "a search can hold at most \(maxSearchWords) words")
+        }
     }
 
     private func page(first: Int, after: EntryPosition?, filter: EntryFilter) async throws -> Page<Entry, EntryPosition> {
