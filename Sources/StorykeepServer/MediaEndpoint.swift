@@ -43,6 +43,9 @@ public struct MediaEndpoint: TenantEndpoint {
             throw HTTPError(.unauthorized, headers: headers, message: "Please log in.")
         case .notFound:
             throw HTTPError(.notFound, message: "No such file.")
+        case .timedOut:
+            throw HTTPError(
+                .serviceUnavailable, headers: [.retryAfter: "1"], message: "That took too long, so it was stopped. Please try again.")
         case .file(let info, let bytes, let selection):
             var headers = HTTPFields()
             headers[.eTag] = Self.etag(info)
@@ -97,29 +100,45 @@ public struct MediaEndpoint: TenantEndpoint {
     }
 }
 
-/// A `Range: bytes=…` header (RFC 9110 §14.1.2) against a file's size.
+/// A `Range: bytes=…` header (RFC 9110 §14.1.2) against a file's size, in arithmetic that
+/// cannot overflow whatever the header holds (a position may have any number of digits).
 enum ByteRange {
-    /// One range, within the file; the whole file for what this server does not serve as a part
-    /// (several ranges, another unit, a malformed header); `.nothing` for a range wholly outside it.
+    /// One range, within the file: a last position past the end is clamped to it, and a suffix
+    /// range longer than the file is the whole file. `.nothing` (416) for a range that starts at
+    /// or after the end, a zero-length suffix, or any range of an empty file. The whole file
+    /// for what this server does not serve as a part: several ranges, another unit, or a
+    /// malformed header (RFC 9110 lets a server ignore `Range`).
     static func select(_ header: String, size: Int) -> MediaByteSelection {
         let trimmed = header.trimmingCharacters(in: .whitespaces)
         guard trimmed.lowercased().hasPrefix("bytes="), !trimmed.contains(",") else { return .whole }
         let spec = trimmed.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)
         let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else { return .whole }
-        let first = parts[0].isEmpty ? nil : Int(parts[0])
-        let last = parts[1].isEmpty ? nil : Int(parts[1])
-        if !parts[0].isEmpty && first == nil || !parts[1].isEmpty && last == nil { return .whole }
-        switch (first, last) {
-        case (let first?, let last):
+        switch (position(parts[0]), position(parts[1])) {
+        case (.some(let first?), .some(let last)):
             if let last, last < first { return .whole }
             guard first < size else { return .nothing }
-            return .part(first..<min(size, (last ?? size - 1) + 1))
-        case (nil, let suffix?):
+            // `size - 1` is the last byte; `first < size` keeps it at least `first`.
+            return .part(first..<(min(last ?? size - 1, size - 1) + 1))
+        case (.some(nil), .some(let suffix?)):
             guard suffix > 0, size > 0 else { return .nothing }
-            return .part(max(0, size - suffix)..<size)
-        case (nil, nil):
+            return .part((size - min(suffix, size))..<size)
+        default:
             return .whole
         }
+    }
+
+    /// A position: `.some(nil)` when empty, `nil` when not all ASCII digits (malformed); digits
+    /// beyond `Int.max` saturate there, which lies past the end of any file.
+    private static func position(_ text: Substring) -> Int?? {
+        guard !text.isEmpty else { return .some(nil) }
+        var value = 0
+        for byte in text.utf8 {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowAdding) = shifted.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
+            value = overflow || overflowAdding ? Int.max : next
+        }
+        return .some(value)
     }
 }

@@ -71,6 +71,41 @@ import Testing
         }
     }
 
+    @Test func exactTimestampsRoundTripToTheEndsOfPostgresRange() async throws {
+        try await withAppPool(size: 1) { pool in
+            try await pool.transaction { tx in
+                let range = PostgresTimestamp.validRange
+                for micros in [0, 1, -1, 817_000_000_123_457, range.lowerBound, range.upperBound - 1] {
+                    let timestamp = try #require(PostgresTimestamp(microsecondsSince2000: micros))
+                    try await expectRoundTrip(timestamp, "timestamptz", on: tx)
+                    // Bound exactly: the very microsecond (the comparison's own arithmetic goes through
+                    // a double, exact below 2^52).
+                    guard abs(micros) < 1 << 52 else { continue }
+                    let same = try await tx.query(
+                        "select $1::timestamptz = timestamptz '2000-01-01 00:00+00' + $2::int8 * interval '1 microsecond'",
+                        timestamp, micros)
+                    #expect(try same[0].decode(Bool.self, at: 0), "\(micros)")
+                }
+                // PostgreSQL's own ends and beyond: no such value to make or to read.
+                #expect(PostgresTimestamp(microsecondsSince2000: range.upperBound) == nil)
+                #expect(PostgresTimestamp(microsecondsSince2000: range.lowerBound - 1) == nil)
+                #expect(PostgresTimestamp(microsecondsSince2000: .max) == nil)
+                let infinite = try await tx.query("select 'infinity'::timestamptz")
+                #expect(throws: PostgresError.self) { try infinite[0].decode(PostgresTimestamp.self, at: 0) }
+                // The ends of the date range are PostgreSQL's too.
+                for days in [PostgresDate.validDaysSince2000.lowerBound, PostgresDate.validDaysSince2000.upperBound - 1] {
+                    try await expectRoundTrip(PostgresDate(daysSince2000: days), "date", on: tx)
+                }
+            }
+        }
+    }
+
+    @Test func aDateBeyondMicrosecondsIsAnErrorNotATrap() {
+        for seconds in [Double.infinity, -.infinity, .nan, 1e300, -1e300, 9.3e12] {
+            #expect(throws: PostgresError.self) { try Date(timeIntervalSinceReferenceDate: seconds).postgresParameter() }
+        }
+    }
+
     @Test func calendarArithmetic() {
         // Every day from 1900 to 2100 converts to days and back, one apart from the next.
         var previous = PostgresDate(year: 1899, month: 12, day: 31).daysSince2000
@@ -84,6 +119,12 @@ import Testing
         #expect(PostgresDate(year: 2000, month: 1, day: 1).daysSince2000 == 0)
         #expect(PostgresDate("2023-02-29") == nil)
         #expect(PostgresDate("2024-02-29") == PostgresDate(year: 2024, month: 2, day: 29))
+        // As PostgreSQL reads dates: four ASCII digits, no year 0000, no signs.
+        #expect(PostgresDate("0001-01-01") == PostgresDate(year: 1, month: 1, day: 1))
+        #expect(PostgresDate("9999-12-31") == PostgresDate(year: 9999, month: 12, day: 31))
+        for text in ["0000-01-01", "+999-01-01", "-999-01-01", "10000-01-01", "２０２４-01-01", "2024-+1-01", "2024-01-+1", "2024-1-01"] {
+            #expect(PostgresDate(text) == nil, "\(text)")
+        }
     }
 
     @Test func byteaJSONAndNumeric() async throws {

@@ -56,7 +56,7 @@ struct SeedTests {
                         text += "person \(person.role.rawValue) \(person.loginName) \(person.displayName) \(person.id)\n"
                         for tag in try await TagStore(tx).tags() { text += "tag \(tag.id) \(tag.name)\n" }
                         let store = JournalStore(tx)
-                        var after: String?
+                        var after: EntryPosition?
                         repeat {
                             let page = try await store.entries(first: 100, after: after)
                             for (e, _) in page.items {
@@ -65,7 +65,7 @@ struct SeedTests {
                                     + "\(e.updatedAt.timeIntervalSince1970) [\(e.tags.map(\.name).joined(separator: ","))] "
                                     + "[\(e.media.map { "\($0.contentType) \($0.byteSize) \(Data($0.sha256).base64EncodedString())" }.joined(separator: ","))]\n"
                             }
-                            after = page.hasNextPage ? page.endCursor : nil
+                            after = page.hasNextPage ? page.endPosition : nil
                         } while after != nil
                     }
                 }
@@ -145,11 +145,11 @@ struct SeedTests {
 
                         // The journal as the API reads it: every live entry, in order, with tags and media.
                         let store = JournalStore(tx)
-                        var live: [Entry] = [], after: String?
+                        var live: [Entry] = [], after: EntryPosition?
                         repeat {
                             let page = try await store.entries(first: 100, after: after)
                             live += page.items.map(\.item)
-                            after = page.hasNextPage ? page.endCursor : nil
+                            after = page.hasNextPage ? page.endPosition : nil
                         } while after != nil
                         #expect(live.count == person.entryCount - archived)
                         seenEntries += live.count + archived

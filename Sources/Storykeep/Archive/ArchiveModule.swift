@@ -13,12 +13,13 @@ public struct ArchiveModule: StorykeepModule {
     public func register(_ resolvers: inout ResolverRegistry) {
         resolvers.query("archive", access: .authenticated) { arguments, context in
             let retention = Duration.seconds(context.tenant.file.archive.retentionDays * 86_400)
+            let cursors = Cursors(tenant: context.tenant)
+            let after = try cursors.position(after: arguments["after"]?.stringValue, of: ArchivePosition.self)
             let page = try await context.transaction { tx in
-                try await ArchiveStore(tx).archive(
-                    first: arguments["first"]?.intValue ?? 20, after: arguments["after"]?.stringValue, retention: retention)
+                try await ArchiveStore(tx).archive(first: arguments["first"]?.intValue ?? 20, after: after, retention: retention)
             }
             return JournalValues.connection(
-                page, node: { JournalValues.entry($0.entry, tenant: context.tenant) },
+                page, cursors: cursors, node: { JournalValues.entry($0.entry, tenant: context.tenant) },
                 edge: { archived in
                     [
                         "deletedAt": archived.entry.archivedAt.map { .string(DateTimeScalar.string($0)) } ?? .null,

@@ -115,14 +115,14 @@ public struct EntryFilter: Sendable, Hashable {
     }
 }
 
-/// One page of a connection: the items, each with the opaque cursor that resumes after it, and
-/// whether more follow.
-public struct Page<Item: Sendable>: Sendable {
-    public var items: [(item: Item, cursor: String)]
+/// One page of a connection: the items, each with its position in the list's order (which the
+/// API turns into the cursor that resumes after it, ``Cursors``), and whether more follow.
+public struct Page<Item: Sendable, Position: CursorPosition>: Sendable {
+    public var items: [(item: Item, position: Position)]
     public var hasNextPage: Bool
 
-    /// The cursor of the last item, to pass as `after` for the next page.
-    public var endCursor: String? { items.last?.cursor }
+    /// The position of the last item, to pass as `after` for the next page.
+    public var endPosition: Position? { items.last?.position }
 }
 
 /// One day of the calendar.

@@ -43,21 +43,23 @@ enum JournalValues {
         ])
     }
 
-    /// A Relay connection of `page`, each item made an object by `node`; `edge` adds fields to
-    /// an edge beside `cursor` and `node`.
-    static func connection<Item>(
-        _ page: Page<Item>, node: (Item) -> GraphQLValue, edge: (Item) -> GraphQLObject = { _ in [:] }
+    /// A Relay connection of `page`, each item made an object by `node` and its position a
+    /// cursor by `cursors`; `edge` adds fields to an edge beside `cursor` and `node`.
+    static func connection<Item, Position>(
+        _ page: Page<Item, Position>, cursors: Cursors, node: (Item) -> GraphQLValue,
+        edge: (Item) -> GraphQLObject = { _ in [:] }
     ) -> GraphQLValue {
-        .object([
+        let edges = page.items.map { item, position in (item, cursors.cursor(position)) }
+        return .object([
             "edges": .list(
-                page.items.map { item, cursor in
+                edges.map { item, cursor in
                     var object: GraphQLObject = ["cursor": .string(cursor), "node": node(item)]
                     for (key, value) in edge(item).entries { object.append(key, value) }
                     return .object(object)
                 }),
             "pageInfo": .object([
                 "hasNextPage": .bool(page.hasNextPage),
-                "endCursor": page.endCursor.map(GraphQLValue.string) ?? .null,
+                "endCursor": edges.last.map { .string($0.1) } ?? .null,
             ]),
         ])
     }

@@ -34,19 +34,21 @@ public struct JournalsModule: StorykeepModule {
         }
         resolvers.query("entries", access: .authenticated) { arguments, context in
             let filter = try JournalValues.entryFilter(arguments["filter"]?.objectValue)
+            let cursors = Cursors(tenant: context.tenant)
+            let after = try cursors.position(after: arguments["after"]?.stringValue, of: EntryPosition.self)
             let page = try await context.transaction { tx in
-                try await JournalStore(tx).entries(
-                    first: arguments["first"]?.intValue ?? 20, after: arguments["after"]?.stringValue, filter: filter)
+                try await JournalStore(tx).entries(first: arguments["first"]?.intValue ?? 20, after: after, filter: filter)
             }
-            return JournalValues.connection(page, node: { JournalValues.entry($0, tenant: context.tenant) })
+            return JournalValues.connection(page, cursors: cursors, node: { JournalValues.entry($0, tenant: context.tenant) })
         }
         resolvers.query("search", access: .authenticated) { arguments, context in
+            let cursors = Cursors(tenant: context.tenant)
+            let after = try cursors.position(after: arguments["after"]?.stringValue, of: EntryPosition.self)
             let page = try await context.transaction { tx in
                 try await JournalStore(tx).search(
-                    arguments["query"]?.stringValue ?? "", first: arguments["first"]?.intValue ?? 20,
-                    after: arguments["after"]?.stringValue)
+                    arguments["query"]?.stringValue ?? "", first: arguments["first"]?.intValue ?? 20, after: after)
             }
-            return JournalValues.connection(page, node: { JournalValues.entry($0, tenant: context.tenant) })
+            return JournalValues.connection(page, cursors: cursors, node: { JournalValues.entry($0, tenant: context.tenant) })
         }
         resolvers.query("calendar", access: .authenticated) { arguments, context in
             let days = try await context.transaction { tx in

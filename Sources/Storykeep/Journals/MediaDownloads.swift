@@ -28,6 +28,8 @@ public struct MediaDownloads: Sendable {
         case notFound
         /// The file's description, and the selected bytes (none for `.nothing`).
         case file(MediaInfo, bytes: [UInt8], selection: MediaByteSelection)
+        /// Reading took longer than the request's statement timeout (`database.statementTimeoutSeconds`).
+        case timedOut
     }
 
     /// The file `id` of `tenant` as the request's `authorization` header's person may read it;
@@ -36,7 +38,17 @@ public struct MediaDownloads: Sendable {
         id: String, tenant: Tenant, authorization: String?, select: @Sendable (MediaInfo) -> MediaByteSelection
     ) async throws -> Outcome {
         guard case .some(.some(let token)) = TenantGraphQL.bearerToken(authorization) else { return .unauthenticated }
-        return try await services.authenticated(token, tenantID: tenant.id) { viewer, tx in
+        do {
+            return try await read(id: id, token: token, tenant: tenant, select: select)
+        } catch let error as PostgresError where error.sqlState == PostgresError.SQLState.queryCanceled {
+            return .timedOut
+        }
+    }
+
+    private func read(
+        id: String, token: SessionToken, tenant: Tenant, select: @Sendable (MediaInfo) -> MediaByteSelection
+    ) async throws -> Outcome {
+        try await services.authenticated(token, tenantID: tenant.id) { viewer, tx in
             guard viewer != nil else { return .unauthenticated }
             guard let uuid = UUID(uuidString: id), let info = try await MediaStore(tx).media(ids: [uuid]).first else {
                 return .notFound

@@ -33,6 +33,15 @@ extension GraphQLError {
             ["retryAfterSeconds": .int(retryAfterSeconds)])
     }
 
+    /// The request's work in the database ran longer than the server allows
+    /// (`database.statementTimeoutSeconds`) and was stopped; nothing it did was kept. The same
+    /// request may work later, or asking for less (a shorter search, a smaller page).
+    public static func timeout(
+        _ message: String = "That took too long, so it was stopped. Please try again, asking for less (a shorter search or a smaller page)."
+    ) -> GraphQLError {
+        coded(message, "TIMEOUT")
+    }
+
     /// Something failed on the server's side (it is logged there); the request may be retried.
     public static func `internal`(_ message: String = "Something went wrong on our side. Please try again.") -> GraphQLError {
         coded(message, "INTERNAL_SERVER_ERROR")

@@ -42,7 +42,8 @@ public struct TenantGraphQL: Sendable {
             services: DomainServices(
                 pool: pool, hasher: hasher, sessions: SessionPolicy(config.sessions), logger: logger,
                 // As many logins in their first transaction as hashes run at once, and at most half the pool.
-                loginGate: AsyncGate(permits: max(1, min(config.argon2.concurrentHashes, config.database.poolSize / 2)))))
+                loginGate: AsyncGate(permits: max(1, min(config.argon2.concurrentHashes, config.database.poolSize / 2))),
+                statementTimeout: config.database.statementTimeout))
     }
 
     /// What became of a request.
@@ -93,6 +94,10 @@ public struct TenantGraphQL: Sendable {
                 })
         } catch let rollBack as RollBack {
             return .response(rollBack.response)
+        } catch let error as PostgresError where error.sqlState == PostgresError.SQLState.queryCanceled {
+            // Authenticating the token took longer than the request's statement_timeout.
+            services.logger.warning("Statement stopped by the request's statement_timeout", metadata: ["tenant": "\(tenant.slug)"])
+            return .response(GraphQLResponse(data: .null, errors: [.timeout()]))
         } catch {
             services.logger.error("GraphQL request failed", metadata: ["tenant": "\(tenant.slug)", "error": "\(error)"])
             return .response(GraphQLResponse(data: .null, errors: [.internal()]))

@@ -1,6 +1,7 @@
 public import Foundation
 public import GraphQL
 import Logging
+import Postgres
 import Synchronization
 
 /// A tenant's GraphQL schema, composed and ready to serve.
@@ -115,7 +116,7 @@ public final class TenantSchemas: Sendable {
             let parts = coordinate.split(separator: ".", maxSplits: 1).map(String.init)
             guard parts.count == 2, let field = schema.type(named: parts[0])?.fields?[parts[1]] else { continue }
             unused.remove(coordinate)
-            field.resolve = resolver
+            field.resolve = Self.guarded(resolver, coordinate)
         }
         guard unused.isEmpty else {
             throw SchemaCompositionError(description: "resolvers for fields the schema lacks: \(unused.sorted().joined(separator: ", "))")
@@ -139,15 +140,43 @@ public final class TenantSchemas: Sendable {
             }
             do {
                 return try await resolve(arguments, context)
-            } catch let error as GraphQLError {
-                throw error
-            } catch let error as JournalError {
-                throw error.graphQLError
             } catch {
-                // A database or other internal failure: logged, not shown.
-                context.services.logger.error("Resolver failed", metadata: ["field": "\(coordinate)", "error": "\(error)"])
-                throw GraphQLError.internal()
+                throw apiError(error, coordinate, context)
             }
+        }
+    }
+
+    /// A field resolver (not a root's) whose errors reach the client as ``apiError(_:_:_:)`` says.
+    private static func guarded(_ resolver: FieldResolver, _ coordinate: String) -> FieldResolver {
+        switch resolver {
+        case .sync(let resolve):
+            return .sync { source, arguments, context, info in
+                do { return try resolve(source, arguments, context, info) } catch { throw apiError(error, coordinate, context) }
+            }
+        case .async(let resolve):
+            return .async { source, arguments, context, info in
+                do { return try await resolve(source, arguments, context, info) } catch { throw apiError(error, coordinate, context) }
+            }
+        }
+    }
+
+    /// The error the client gets for what the resolver of `coordinate` threw: an API error as it
+    /// is, a store's refusal as its API error, TIMEOUT for a statement PostgreSQL stopped at the
+    /// request's `statement_timeout`, and INTERNAL_SERVER_ERROR for anything else (a database or
+    /// other internal failure: logged, not shown).
+    private static func apiError(_ error: any Error, _ coordinate: String, _ context: any Sendable) -> GraphQLError {
+        let logger = (context as? ResolverContext)?.services.logger
+        switch error {
+        case let error as GraphQLError:
+            return error
+        case let error as JournalError:
+            return error.graphQLError
+        case let error as PostgresError where error.sqlState == PostgresError.SQLState.queryCanceled:
+            logger?.warning("Statement stopped by the request's statement_timeout", metadata: ["field": "\(coordinate)"])
+            return .timeout()
+        default:
+            logger?.error("Resolver failed", metadata: ["field": "\(coordinate)", "error": "\(error)"])
+            return .internal()
         }
     }
 }
