@@ -16,28 +16,30 @@ enum PeopleInput {
         return name
     }
 
-    /// An email address: something, one `@`, something, no spaces, at most 254 bytes. Returned trimmed.
+    /// An email address: something, one `@`, something, no spaces, at most 254 characters
+    /// (``TextLimit/email``). Returned trimmed.
     static func email(_ text: String, field: String) throws -> String {
         let email = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard email.utf8.count <= 254, email.wholeMatch(of: /[^@\s]+@[^@\s]+/) != nil else {
+        guard TextLimit.email.admits(email), email.wholeMatch(of: /[^@\s]+@[^@\s]+/) != nil else {
             throw GraphQLError.badUserInput(field: field, "That does not look like an email address.")
         }
         return email
     }
 
-    /// Trimmed text of 1 to `maxLength` characters.
-    static func text(_ text: String, field: String, what: String, maxLength: Int = 200) throws -> String {
+    /// Trimmed text within `limit`.
+    static func text(_ text: String, field: String, what: String, limit: TextLimit) throws -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...maxLength).contains(trimmed.count) else {
-            throw GraphQLError.badUserInput(field: field, "\(what) must have 1 to \(maxLength) characters.")
+        guard limit.admits(trimmed) else {
+            throw GraphQLError.badUserInput(field: field, "\(what) must have \(limit).")
         }
         return trimmed
     }
 
     /// A new password under the tenant's policy (NIST 800-63B): long enough, not too long, no
-    /// other rules. Characters are counted as people see them; the limit above is in bytes.
+    /// other rules. Its length is counted in Unicode code points, as NIST asks and as every
+    /// length limit is (``TextLimit``); the upper bound is Argon2's input, in bytes.
     static func newPassword(_ password: String, policy: PasswordPolicy, field: String) throws {
-        guard password.count >= policy.minLength else {
+        guard TextLimit.length(of: password) >= policy.minLength else {
             throw GraphQLError.badUserInput(field: field, "Your password needs at least \(policy.minLength) characters.")
         }
         guard password.utf8.count <= PasswordHasher.maxPasswordBytes else {
