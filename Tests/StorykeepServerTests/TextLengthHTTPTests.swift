@@ -124,4 +124,22 @@ struct TextLengthHTTPTests {
             try await h.client.execute(uri: "/health/live", method: .get) { #expect($0.status == .ok) }
         }
     }
+
+    /// Patterns read code points too, as the database's do: an "@" followed by a combining accent
+    /// is one character on screen but still an "@", so this address has two.
+    @Test func formatsAreJudgedByCodePoints() async throws {
+        try await withAccounts(tenants: 1) { h in
+            let admin = try await h.admin()
+            let createPerson = "mutation($i: CreatePersonInput!) { createPerson(input: $i) { person { id } } }"
+            for (field, input) in [
+                ("input.email", ["role": "CARER", "displayName": "Cara", "email": "ab@\u{301}cd@x.example"]),
+                ("input.email", ["role": "CARER", "displayName": "Cara", "email": "ab \u{301}cd@x.example"]),
+                ("input.username", ["role": "YOUNG_PERSON", "displayName": "Yan", "username": "abc\u{301}d"]),
+            ] {
+                let response = try await h.graphQL(createPerson, ["i": .object(GraphQLObject(uniqueKeys: Array(input.keys), values: input.values.map(GraphQLValue.string)))], token: admin)
+                #expect(response.errorCode == "BAD_USER_INPUT", "\(input): \(response.json)")
+                #expect(response.errorExtensions?["field"] == .string(field), "\(input): \(response.json)")
+            }
+        }
+    }
 }

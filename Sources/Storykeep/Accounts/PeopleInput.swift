@@ -3,13 +3,15 @@ import GraphQL
 import Postgres
 
 /// Checks of what people type, answering BAD_USER_INPUT naming the field, before the database's
-/// own constraints (Migrations/0002_accounts.sql) would refuse it less kindly.
+/// own constraints (Migrations/0002_accounts.sql) would refuse it less kindly. Like those, they
+/// read text as Unicode code points: a pattern matches scalar by scalar (not by the characters a
+/// screen shows, where "@" and a combining accent after it would be one character and no "@").
 enum PeopleInput {
     /// A username as `people_username_format` wants it: 3 to 40 letters, digits, `.`, `_`, `-`,
     /// starting with a letter or digit. Returned trimmed.
     static func username(_ text: String, field: String) throws -> String {
         let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard name.wholeMatch(of: /[A-Za-z0-9][A-Za-z0-9._-]{2,39}/) != nil else {
+        guard name.wholeMatch(of: /[A-Za-z0-9][A-Za-z0-9._-]{2,39}/.matchingSemantics(.unicodeScalar)) != nil else {
             throw GraphQLError.badUserInput(
                 field: field, "A username has 3 to 40 letters, digits, dots, dashes or underscores, and starts with a letter or digit.")
         }
@@ -20,7 +22,8 @@ enum PeopleInput {
     /// (``TextLimit/email``). Returned trimmed.
     static func email(_ text: String, field: String) throws -> String {
         let email = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard TextLimit.email.admits(email), email.wholeMatch(of: /[^@\s]+@[^@\s]+/) != nil else {
+        guard TextLimit.email.admits(email), email.wholeMatch(of: /[^@\s]+@[^@\s]+/.matchingSemantics(.unicodeScalar)) != nil
+        else {
             throw GraphQLError.badUserInput(field: field, "That does not look like an email address.")
         }
         return email
