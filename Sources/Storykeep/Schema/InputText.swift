@@ -1,4 +1,4 @@
-public import GraphQL
+import GraphQL
 
 /// The rule every string a request hands the domain follows: it is text PostgreSQL can hold.
 ///
@@ -9,10 +9,10 @@ public import GraphQL
 /// (variables or literals; a JSON body, a GET query string or a multipart `operations` part),
 /// and answers BAD_USER_INPUT naming the argument. The GraphQL engine's own `String` and `ID`
 /// coercion stays the specification's; `Postgres` refuses a NUL too, as a last defence.
-public enum InputText {
+enum InputText {
     /// Throws BAD_USER_INPUT naming the first string in `arguments` that holds U+0000, by its
     /// path: `input.text`, `input.moodIcons.2.label`.
-    public static func check(_ arguments: GraphQLObject) throws(GraphQLError) {
+    static func check(_ arguments: GraphQLObject) throws(GraphQLError) {
         for (name, value) in arguments.entries {
             if let path = pathToNUL(in: value, at: name) {
                 throw GraphQLError.badUserInput(
