@@ -9,7 +9,11 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String {
             case server, connectionFailed, connectionLost, poolTimeout, poolClosed
+<<<<<<< HEAD
             case transactionRolledBack, decoding, encoding, copyFailed, migration
+=======
+            case transactionRolledBack, decoding, copyFailed, migration, invalidParameter
+>>>>>>> sec-input
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -37,6 +41,9 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         public static let copyFailed = Kind(.copyFailed)
         /// A migration directory is malformed, or the database disagrees with it.
         public static let migration = Kind(.migration)
+        /// A parameter cannot be sent as given: text holding U+0000, which PostgreSQL's text
+        /// types cannot store and libpq would cut short there. Nothing was sent.
+        public static let invalidParameter = Kind(.invalidParameter)
 
         public var description: String { base.rawValue }
     }

@@ -238,4 +238,34 @@ import Testing
             #expect(Data(back) == Data(payload))  // memcmp: element-wise == is slow in debug builds
         }
     }
+
+    /// Text holding U+0000 is refused before anything is sent, never cut short at the NUL (libpq
+    /// sends text NUL-terminated): as a parameter, in an array, and in a transaction's settings.
+    @Test func textHoldingNULIsRefusedNotTruncated() async throws {
+        func expectRefused(_ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async {
+            do {
+                try await body()
+                Issue.record("text with a NUL was sent", sourceLocation: sourceLocation)
+            } catch let error as PostgresError {
+                #expect(error.kind == .invalidParameter, "\(error)", sourceLocation: sourceLocation)
+                #expect(error.message.contains("NUL"), "\(error)", sourceLocation: sourceLocation)
+            } catch {
+                Issue.record("\(error)", sourceLocation: sourceLocation)
+            }
+        }
+        try await withAppPool(size: 1) { pool in
+            await expectRefused { _ = try await pool.transaction { tx in try await tx.query("select $1::text", "kept\u{0}dropped") } }
+            await expectRefused { _ = try await pool.transaction { tx in try await tx.query("select $1::text[]", ["a", "b\u{0}"]) } }
+            await expectRefused { _ = try await pool.transaction(settings: ["storykeep.login_name": "probey1\u{0}zzz"]) { _ in } }
+            // The one connection is still there and usable, in and out of a transaction.
+            let (text, setting) = try await pool.transaction(settings: ["storykeep.login_name": "probey1"]) { tx in
+                let text = try await tx.query("select $1::text", "kept")[0].decode(String.self, at: 0)
+                await expectRefused { _ = try await tx.query("select $1::text", "\u{0}") }
+                let setting = try await tx.query("select current_setting('storykeep.login_name')")[0].decode(String.self, at: 0)
+                return (text, setting)
+            }
+            #expect(text == "kept")
+            #expect(setting == "probey1")
+        }
+    }
 }

@@ -79,7 +79,7 @@ struct JournalStoreTests {
                 input.mediaIDs = [photo.id, alexPhoto.id]
                 await expectBadInput("mediaIds") { _ = try await store.createEntry(input) }
                 input = valid
-                input.text = String(repeating: "é", count: JournalStore<PostgresTransaction>.maxTextLength + 1)
+                input.text = String(repeating: "é", count: TextLimit.entryText.range.upperBound + 1)
                 await expectBadInput("text") { _ = try await store.createEntry(input) }
                 input = valid
                 input.mood = ""

@@ -31,10 +31,13 @@ public struct NewPerson: Sendable {
     /// Checked and trimmed; BAD_USER_INPUT names the `input.` field at fault.
     func checked() throws -> NewPerson {
         var person = self
-        person.displayName = try PeopleInput.text(displayName, field: "input.displayName", what: "A name")
+        person.displayName = try PeopleInput.text(
+            displayName, field: "input.displayName", what: "A name", limit: .personDisplayName)
         person.username = try username.map { try PeopleInput.username($0, field: "input.username") }
         person.email = try email.map { try PeopleInput.email($0, field: "input.email") }
-        person.externalRef = try externalRef.map { try PeopleInput.text($0, field: "input.externalRef", what: "A case reference") }
+        person.externalRef = try externalRef.map {
+            try PeopleInput.text($0, field: "input.externalRef", what: "A case reference", limit: .externalRef)
+        }
         if role != .youngPerson && person.email == nil {
             throw GraphQLError.badUserInput(field: "input.email", "Adults log in with their email: please give one.")
         }

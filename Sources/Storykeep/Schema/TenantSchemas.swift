@@ -28,7 +28,9 @@ public struct SchemaCompositionError: Error, CustomStringConvertible {
 /// A schema is the SDL of its modules, `Schema/<module>.graphql` in ``StorykeepModules/all``'s
 /// order (the first module, accounts, defines the root types; the others extend them), with each
 /// module's resolvers attached by `Type.field` name. Every root field is wrapped with the access
-/// check its module registered (``FieldAccess``).
+/// check its module registered (``FieldAccess``), and every field that takes arguments with the
+/// check of its input's text (``InputText``), which comes first: input no field could accept is
+/// refused whoever sends it.
 public final class TenantSchemas: Sendable {
     /// The most tokens a request's document may have: a bound on the work an anonymous
     /// document can cause before validation (GraphiQL's introspection query has about 600).
@@ -116,20 +118,37 @@ public final class TenantSchemas: Sendable {
             let parts = coordinate.split(separator: ".", maxSplits: 1).map(String.init)
             guard parts.count == 2, let field = schema.type(named: parts[0])?.fields?[parts[1]] else { continue }
             unused.remove(coordinate)
-            field.resolve = Self.guarded(resolver, coordinate)
+            field.resolve = Self.guarded(field.arguments.isEmpty ? resolver : Self.checkingInput(resolver), coordinate)
         }
         guard unused.isEmpty else {
             throw SchemaCompositionError(description: "resolvers for fields the schema lacks: \(unused.sorted().joined(separator: ", "))")
         }
     }
 
-    /// The root resolver behind its access check.
+    /// A resolver below the root behind the check of its arguments' text.
+    private static func checkingInput(_ resolver: FieldResolver) -> FieldResolver {
+        switch resolver {
+        case .sync(let resolve):
+            .sync { source, arguments, context, info in
+                try InputText.check(arguments)
+                return try resolve(source, arguments, context, info)
+            }
+        case .async(let resolve):
+            .async { source, arguments, context, info in
+                try InputText.check(arguments)
+                return try await resolve(source, arguments, context, info)
+            }
+        }
+    }
+
+    /// The root resolver behind the check of its arguments' text and its access check.
     private static func guarded(_ root: ResolverRegistry.Root, _ coordinate: String) -> FieldResolver {
         let (access, resolve) = (root.access, root.resolve)
         return .async { _, arguments, context, _ in
             guard let context = context as? ResolverContext else {
                 throw GraphQLError(message: "Internal error: no request context.")
             }
+            try InputText.check(arguments)
             switch access {
             case .anyone:
                 break

@@ -34,7 +34,8 @@ public struct TenantFile: Codable, Sendable, Equatable {
     public var uploads: UploadPolicy
     /// `moodIcons` (required, at least one): the default mood icons a young person starts with.
     public var moodIcons: [MoodIcon]
-    /// `suggestedTags` (default none): tags offered when writing an entry.
+    /// `suggestedTags` (default none): tags offered when writing an entry, each a tag's name
+    /// (``TextLimit/tagName``).
     public var suggestedTags: [String]
     /// `prompts` (default none): smart-suggestion prompts for writing an entry.
     public var prompts: [Prompt]
@@ -71,7 +72,9 @@ public struct TenantFile: Codable, Sendable, Equatable {
         try c.require(!moodIcons.isEmpty, at: .moodIcons, "at least one mood icon")
         try c.require(Set(moodIcons.map(\.label)).count == moodIcons.count, at: .moodIcons, "each label once")
         suggestedTags = try c.decode([String].self, forKey: .suggestedTags, default: [])
-        try c.require(!suggestedTags.contains(where: \.isBlank), at: .suggestedTags, "non-empty tags")
+        try c.require(
+            suggestedTags.allSatisfy { !$0.isBlank && TextLimit.tagName.admits($0) }, at: .suggestedTags,
+            "non-empty tags of \(TextLimit.tagName) (Unicode code points)")
         try c.require(Set(suggestedTags.map { $0.lowercased() }).count == suggestedTags.count, at: .suggestedTags, "each tag once")
         prompts = try c.decode([Prompt].self, forKey: .prompts, default: [])
         let labels = Set(moodIcons.map(\.label))
@@ -86,7 +89,7 @@ public struct TenantFile: Codable, Sendable, Equatable {
     }
 
     static func isValidSlug(_ slug: String) -> Bool {
-        slug.utf8.count <= 63 && slug.wholeMatch(of: /[a-z0-9]+(-[a-z0-9]+)*/) != nil
+        TextLimit.tenantSlug.admits(slug) && slug.wholeMatch(of: /[a-z0-9]+(-[a-z0-9]+)*/) != nil
     }
 
     static func isValidHost(_ host: String) -> Bool {
@@ -186,7 +189,8 @@ public struct UploadPolicy: Codable, Sendable, Equatable {
 public struct MoodIcon: Codable, Sendable, Equatable {
     /// `emoji` (required): what the icon shows.
     public var emoji: String
-    /// `label` (required, unique): what it means, read aloud by screen readers.
+    /// `label` (required, unique): what it means, read aloud by screen readers; a check-in's
+    /// mood (``TextLimit/mood``).
     public var label: String
 
     enum CodingKeys: String, CodingKey, CaseIterable { case emoji, label }
@@ -194,15 +198,17 @@ public struct MoodIcon: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
         emoji = try c.decode(String.self, forKey: .emoji)
+        // One emoji is one Character (a grapheme cluster, 👍🏽 included): a shape, not a length limit.
         try c.require(!emoji.isBlank && emoji.count == 1, at: .emoji, "one emoji")
         label = try c.decode(String.self, forKey: .label)
-        try c.require(!label.isBlank, at: .label, "a non-empty label")
+        try c.require(
+            !label.isBlank && TextLimit.mood.admits(label), at: .label, "a non-empty label of \(TextLimit.mood) (Unicode code points)")
     }
 }
 
 /// One entry of `prompts:`: a suggestion offered when writing.
 public struct Prompt: Codable, Sendable, Equatable {
-    /// `text` (required).
+    /// `text` (required): an entry's suggestion when answered (``TextLimit/suggestion``).
     public var text: String
     /// `moods` (default: any mood): offered after a check-in with one of these mood labels.
     public var moods: [String]
@@ -212,7 +218,9 @@ public struct Prompt: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
         text = try c.decode(String.self, forKey: .text)
-        try c.require(!text.isBlank, at: .text, "a non-empty prompt")
+        try c.require(
+            !text.isBlank && TextLimit.suggestion.admits(text), at: .text,
+            "a non-empty prompt of \(TextLimit.suggestion) (Unicode code points)")
         moods = try c.decode([String].self, forKey: .moods, default: [])
     }
 }
