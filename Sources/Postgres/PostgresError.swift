@@ -9,11 +9,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String {
             case server, connectionFailed, connectionLost, poolTimeout, poolClosed
-<<<<<<< HEAD
-            case transactionRolledBack, decoding, encoding, copyFailed, migration
-=======
-            case transactionRolledBack, decoding, copyFailed, migration, invalidParameter
->>>>>>> sec-input
+            case transactionRolledBack, decoding, encoding, copyFailed, migration, invalidParameter
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
