@@ -91,9 +91,10 @@ extension GraphQLValue {
 }
 
 /// Runs `test` against the server with `tenantCount` fresh tenants (their files changed by
-/// `tweak`), hashing new passwords with `argon2` (the floor by default).
+/// `tweak`), hashing new passwords with `argon2` (the floor by default), in process or, with
+/// `setup: .live`, over a socket.
 func withAccounts(
-    tenants tenantCount: Int = 1, argon2 parameters: Argon2Parameters = .floor,
+    tenants tenantCount: Int = 1, argon2 parameters: Argon2Parameters = .floor, setup: TestingSetup = .router,
     tweak: (Int, inout TenantFile) -> Void = { _, _ in },
     _ test: @escaping @Sendable (AccountsHarness) async throws -> Void
 ) async throws {
@@ -118,7 +119,7 @@ func withAccounts(
             GraphQLHTTPHandler(executor: TenantGraphQLExecutor(graphQL: graphQL), configuration: .tenant(try await testConfig())),
             MediaEndpoint(downloads: MediaDownloads(services: graphQL.services)),
         ]
-        try await withTestServer(endpoints: endpoints) { client, _ in
+        try await withTestServer(endpoints: endpoints, setup: setup) { client, _ in
             try await test(
                 AccountsHarness(client: client, engine: graphQL, tenants: tenants, clock: clock, app: app, owner: owner, argon2: argon2))
         }
