@@ -178,8 +178,8 @@ enum FuzzCatalogue {
 }
 
 extension FuzzCatalogue {
-    /// Cursors forged from `cursor`, one the server gave: each number in its decoded text (a run
-    /// of digits between non-alphanumerics) replaced with an extreme one, and encoded back as it
+    /// Cursors forged from `cursor`, one the server gave: each number in its decoded text (a
+    /// word of digits; UUIDs are left whole) replaced with an extreme one, and encoded back as it
     /// came (base64, or base64url without padding). None for a cursor that is not base64 text.
     static func forgedCursors(from cursor: String) -> [FuzzCase] {
         let urlSafe = !cursor.contains(where: { "+/=".contains($0) })
@@ -192,27 +192,14 @@ extension FuzzCatalogue {
             return standard.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
                 .replacingOccurrences(of: "=", with: "")
         }
-        let characters = Array(text)
-        var numbers: [Range<Int>] = []
-        var index = 0
-        while index < characters.count {
-            guard characters[index].isASCII, characters[index].isNumber else {
-                index += 1
-                continue
-            }
-            let start = index
-            while index < characters.count, characters[index].isASCII, characters[index].isLetter || characters[index].isNumber { index += 1 }
-            let run = start..<index
-            if characters[run].allSatisfy(\.isNumber), start == 0 || !(characters[start - 1].isLetter || characters[start - 1].isNumber) {
-                numbers.append(run)
-            }
-        }
+        let words = text.matches(of: /[0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12}|[A-Za-z0-9]+/)
+        let numbers = words.map(\.range).filter { text[$0].allSatisfy { $0.isASCII && $0.isNumber } }
         let extremes = ["9223372036854775807", "-9223372036854775808", "99999999999999999999", "-1"]
-        return numbers.enumerated().flatMap { position, run in
+        return numbers.enumerated().flatMap { position, range in
             extremes.map { extreme in
-                var forged = characters
-                forged.replaceSubrange(run, with: Array(extreme))
-                return FuzzCase("cursor number \(position + 1) = \(extreme)", .string(encode(String(forged))))
+                var forged = text
+                forged.replaceSubrange(range, with: extreme)
+                return FuzzCase("cursor number \(position + 1) = \(extreme)", .string(encode(forged)))
             }
         }
     }
