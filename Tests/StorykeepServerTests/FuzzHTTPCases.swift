@@ -123,6 +123,15 @@ enum FuzzHTTPCases {
         var boundary = "fuzz-boundary"
         var body: [UInt8]
         var preflight = true
+
+        /// The whole HTTP request: `POST path` with the body and its length, and `token`, if any.
+        func request(path: String, token: String?) -> [UInt8] {
+            var head = "POST \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+                + "Content-Type: multipart/form-data; boundary=\(boundary)\r\nContent-Length: \(body.count)\r\n"
+            if preflight { head += "GraphQL-Require-Preflight: 1\r\n" }
+            if let token { head += "Authorization: Bearer \(token)\r\n" }
+            return Array((head + "\r\n").utf8) + body
+        }
     }
 
     static let upload = #"{"query":"mutation($f: Upload!) { uploadMedia(file: $f) { id byteSize } }","variables":{"f":null}}"#

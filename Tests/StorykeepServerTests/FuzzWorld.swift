@@ -141,6 +141,27 @@ final class FuzzWorld {
         }
     }
 
+    /// Sends a whole HTTP request, as bytes, on a connection of its own, and judges the answer; a
+    /// connection closed without one is allowed (a server may close on a request it cannot frame,
+    /// or an upload it refuses before reading it), one that neither answers nor closes is not.
+    func sendRaw(_ request: [UInt8], target: String, caseName: String, how: String) async {
+        guard let port = harness.client.port else {
+            Issue.record("the fuzz pass's raw requests need the live server")
+            return
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let answer = await RawHTTPClient.send(request, port: port)
+        if answer.timedOut {
+            findings.noAnswer(RawHTTPClient.TimedOut(), took: clock.now - start, target: target, caseName: caseName, how: how)
+            return
+        }
+        let body = answer.bytes.firstRange(of: Array("\r\n\r\n".utf8)).map { Array(answer.bytes[$0.upperBound...]) } ?? []
+        findings.judge(
+            status: answer.status ?? 0, body: body, took: clock.now - start, target: target, caseName: caseName,
+            how: answer.status == nil ? how + ", closed without answer" : how)
+    }
+
     /// Whether the process still serves: `/health/live` answers 200.
     func expectAlive(after batch: String) async throws {
         let response = try await harness.client.execute(uri: "/health/live", method: .get) { $0 }

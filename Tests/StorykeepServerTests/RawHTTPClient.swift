@@ -10,24 +10,30 @@ import Glibc
 /// the cooperative pool.
 enum RawHTTPClient {
     struct Answer {
-        /// The status of the first response, or nil when the server closed without answering
-        /// (or did not answer within the timeout).
+        /// The status of the first response, or nil when the server closed without answering.
         var status: Int?
         var bytes: [UInt8]
+        /// Whether the server neither answered nor closed within the timeout.
+        var timedOut = false
     }
 
-    /// Connects to 127.0.0.1:`port`, writes `request`, closes the sending side when
-    /// `closeAfterSending` (so that a server waiting for more body sees the end), and reads what
-    /// comes back until the server closes or `timeout` passes without data.
-    static func send(_ request: [UInt8], port: Int, closeAfterSending: Bool = true, timeout: Duration = .seconds(2)) async -> Answer {
+    /// No answer, and the connection still open, when the timeout passed.
+    struct TimedOut: Error, CustomStringConvertible {
+        var description: String { "no answer within the timeout" }
+    }
+
+    /// Connects to 127.0.0.1:`port`, writes `request`, closes the sending side (so that a server
+    /// waiting for more body sees the end), and reads what comes back until the server closes or
+    /// `timeout` passes without data.
+    static func send(_ request: [UInt8], port: Int, timeout: Duration = .seconds(20)) async -> Answer {
         await withCheckedContinuation { continuation in
             Thread {
-                continuation.resume(returning: exchange(request, port: port, closeAfterSending: closeAfterSending, timeout: timeout))
+                continuation.resume(returning: exchange(request, port: port, timeout: timeout))
             }.start()
         }
     }
 
-    private static func exchange(_ request: [UInt8], port: Int, closeAfterSending: Bool, timeout: Duration) -> Answer {
+    private static func exchange(_ request: [UInt8], port: Int, timeout: Duration) -> Answer {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return Answer(status: nil, bytes: []) }
         defer { close(fd) }
@@ -49,11 +55,14 @@ enum RawHTTPClient {
             guard count > 0 else { break }
             sent += count
         }
-        if closeAfterSending { shutdown(fd, Int32(SHUT_WR)) }
+        shutdown(fd, Int32(SHUT_WR))
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                return Answer(status: status(of: received), bytes: received, timedOut: true)
+            }
             guard count > 0 else { break }
             received += buffer[..<count]
         }
