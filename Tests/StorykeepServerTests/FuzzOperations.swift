@@ -89,7 +89,7 @@ enum FuzzRequest {
     }
 
     /// A call of `field` with `arguments`, as variables or as literals.
-    static func call(
+    private static func call(
         _ operation: String, _ field: FuzzSchema.Field, _ arguments: [(FuzzSchema.InputValue, FuzzValue)], asVariables: Bool,
         schema: FuzzSchema
     ) -> [UInt8] {
@@ -116,12 +116,13 @@ enum FuzzRequest {
     }
 
     /// `{"query": document, "variables": variables}`.
-    static func json(document: [UInt8], variables: [UInt8]) -> [UInt8] {
+    private static func json(document: [UInt8], variables: [UInt8]) -> [UInt8] {
         Array(#"{"query":""#.utf8) + FuzzValue.escapeString(document) + Array(#"","variables":"#.utf8) + variables + Array("}".utf8)
     }
 
-    /// `value` at `path` below a value of `type`: the input objects on the way filled with
-    /// valid values for their required fields, the lists on the way holding the one element.
+    /// `value` at `path` below a value of `type`: the input objects on the way with valid values
+    /// for their other fields (those `plausible` gives), the lists on the way holding the one
+    /// element.
     private static func place(
         _ value: FuzzValue, along path: ArraySlice<FuzzTarget.Step>, in type: FuzzSchema.TypeRef, field: String,
         _ schema: FuzzSchema, _ plausible: FuzzPlausible
