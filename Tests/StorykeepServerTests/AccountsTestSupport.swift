@@ -92,10 +92,11 @@ extension GraphQLValue {
 
 /// Runs `test` against the server with `tenantCount` fresh tenants (their files changed by
 /// `tweak`), hashing new passwords with `argon2` (the floor by default), on `poolSize`
-/// connections, each statement of a request held to `statementTimeout` (none by default).
+/// connections, each statement of a request held to `statementTimeout` (none by default), in
+/// process or, with `setup: .live`, over a socket.
 func withAccounts(
     tenants tenantCount: Int = 1, argon2 parameters: Argon2Parameters = .floor,
-    poolSize: Int = 4, statementTimeout: Duration? = nil,
+    poolSize: Int = 4, statementTimeout: Duration? = nil, setup: TestingSetup = .router,
     tweak: (Int, inout TenantFile) -> Void = { _, _ in },
     _ test: @escaping @Sendable (AccountsHarness) async throws -> Void
 ) async throws {
@@ -120,7 +121,7 @@ func withAccounts(
             GraphQLHTTPHandler(executor: TenantGraphQLExecutor(graphQL: graphQL), configuration: .tenant(try await testConfig())),
             MediaEndpoint(downloads: MediaDownloads(services: graphQL.services)),
         ]
-        try await withTestServer(endpoints: endpoints) { client, _ in
+        try await withTestServer(endpoints: endpoints, setup: setup) { client, _ in
             try await test(
                 AccountsHarness(client: client, engine: graphQL, tenants: tenants, clock: clock, app: app, owner: owner, argon2: argon2))
         }

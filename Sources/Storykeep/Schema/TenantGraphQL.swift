@@ -68,7 +68,9 @@ public struct TenantGraphQL: Sendable {
         let service = composed.service
         guard let type = service.operationType(of: request) else {
             // Invalid, or no operation to run: the service answers with the request error.
-            return .response(await service.execute(request))
+            var response = await service.execute(request)
+            response.errors = response.errors.map(Self.documentError)
+            return .response(response)
         }
         guard allowedOperationTypes.contains(type) else { return .operationNotAllowed(type) }
 
@@ -126,6 +128,18 @@ public struct TenantGraphQL: Sendable {
             }
         }
         return response
+    }
+
+    /// An error of a document that does not parse (`GRAPHQL_PARSE_FAILED`) or validate, or names
+    /// no operation to run (`GRAPHQL_VALIDATION_FAILED`), with the code Apollo's servers give it,
+    /// so that every error a client sees has a code. The engine marks syntax errors by their
+    /// message, "Syntax Error: ...".
+    private static func documentError(_ error: GraphQLError) -> GraphQLError {
+        guard error.extensions?["code"] == nil else { return error }
+        var error = error
+        let code = error.message.hasPrefix("Syntax Error: ") ? "GRAPHQL_PARSE_FAILED" : "GRAPHQL_VALIDATION_FAILED"
+        error.extensions = ["code": .string(code)]
+        return error
     }
 
     /// The token of an `Authorization: Bearer <token>` header: nil without a header, `.some(nil)`
