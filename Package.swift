@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(
             name: "StorykeepServerTests",
             dependencies: [
-                "StorykeepServer", "Storykeep", "StorykeepCore", "StorykeepTenancy", "Postgres",
+                "StorykeepServer", "Storykeep", "StorykeepCore", "StorykeepTenancy", "StorykeepSeed", "Postgres",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ] + domainModules.map { .target(name: "Storykeep" + $0.name) }
         ),

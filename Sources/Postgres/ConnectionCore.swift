@@ -97,11 +97,13 @@ final class ConnectionCore {
             }
             return
         }
-        guard PQenterPipelineMode(connection) == 1 else { throw lostOrFailed(connection) }
         var failure: Error?
-        let sent = PQsendQueryParams(connection, "BEGIN", 0, nil, nil, nil, nil, 0) == 1
-            && withParameters(parameters) { PQsendQueryPrepared(connection, name, $0, $1, $2, $3, 1) } == 1
-            && PQpipelineSync(connection) == 1
+        let sent = try withParameters(parameters) { count, values, lengths, formats in
+            guard PQenterPipelineMode(connection) == 1 else { throw lostOrFailed(connection) }
+            return PQsendQueryParams(connection, "BEGIN", 0, nil, nil, nil, nil, 0) == 1
+                && PQsendQueryPrepared(connection, name, count, values, lengths, formats, 1) == 1
+                && PQpipelineSync(connection) == 1
+        }
         if sent {
             // Each statement's result is followed by a NULL; the sync point ends the batch.
             while PQstatus(connection) == CONNECTION_OK {
@@ -221,11 +223,12 @@ final class ConnectionCore {
 private let noticeLogger = Logger(label: "postgres.notice")
 
 /// Lays parameters out for libpq: one contiguous buffer, text values NUL-terminated, binary
-/// values with their lengths, NULLs as null pointers.
+/// values with their lengths, NULLs as null pointers. Throws `invalidParameter`, before `body`
+/// runs, for text holding U+0000: libpq would send it cut short at the NUL.
 private func withParameters<T>(
     _ parameters: [PostgresParameter?],
     _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) throws -> T
-) rethrows -> T {
+) throws -> T {
     var buffer: [UInt8] = []
     buffer.reserveCapacity(parameters.reduce(1) { $0 + ($1?.bytes.count ?? 0) + 1 })
     var offsets: [Int] = []
@@ -237,6 +240,11 @@ private func withParameters<T>(
             lengths.append(0)
             formats.append(0)
             continue
+        }
+        if parameter.binaryType == nil, parameter.bytes.contains(0) {
+            throw PostgresError(
+                kind: .invalidParameter,
+                message: "parameter $\(offsets.count + 1) is text holding the NUL character (U+0000), which PostgreSQL cannot store")
         }
         offsets.append(buffer.count)
         buffer.append(contentsOf: parameter.bytes)

@@ -105,10 +105,12 @@ extension UUID: PostgresCodable {
 private let postgresToReferenceMicroseconds: Int64 = 366 * 86_400 * 1_000_000
 
 extension Date: PostgresCodable {
-    /// Sent as ISO 8601 in UTC with microseconds, PostgreSQL's own precision.
+    /// Sent as ISO 8601 in UTC with microseconds, PostgreSQL's own precision. A moment outside
+    /// what 64-bit microseconds hold (or not finite) is an `.encoding` error, not a trap.
     public func postgresParameter() throws -> PostgresParameter? {
-        let sinceReference = Int64((timeIntervalSinceReferenceDate * 1_000_000).rounded())
-        let sincePostgresEpoch = sinceReference + postgresToReferenceMicroseconds
+        guard let sinceReference = Int64(exactly: (timeIntervalSinceReferenceDate * 1_000_000).rounded()),
+            case (let sincePostgresEpoch, false) = sinceReference.addingReportingOverflow(postgresToReferenceMicroseconds)
+        else { throw PostgresError(kind: .encoding, message: "\(timeIntervalSinceReferenceDate) s since 2001 is out of range for timestamptz") }
         let (days, micros) = floorDivide(sincePostgresEpoch, 86_400_000_000)
         let date = PostgresDate(daysSince2000: Int(days))
         let seconds = micros / 1_000_000

@@ -14,17 +14,25 @@ public struct PostgresDate: Hashable, Comparable, Sendable, CustomStringConverti
         self.day = day
     }
 
-    /// Parses `YYYY-MM-DD`; `nil` if malformed or not a real calendar day.
+    /// Parses `YYYY-MM-DD` in ASCII digits, from 0001-01-01 to 9999-12-31; `nil` if malformed or
+    /// not a real calendar day. Like PostgreSQL's own input, there is no year 0000 (the year
+    /// before 0001 is 0001 BC).
     public init?(_ text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+            parts.allSatisfy({ $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }),
+            let year = Int(parts[0]), year >= 1, let month = Int(parts[1]), let day = Int(parts[2])
         else { return nil }
         self.init(year: year, month: month, day: day)
         guard PostgresDate(daysSince2000: daysSince2000) == self else { return nil }
     }
 
-    /// The date `days` after 2000-01-01 (PostgreSQL's epoch); negative goes before it.
+    /// The days PostgreSQL's `date` holds, counted from 2000-01-01: 4714-11-24 BC up to
+    /// 5874897-12-31 (`DATETIME_MIN_JULIAN` and `DATE_END_JULIAN` of its `timestamp.h`).
+    public static let validDaysSince2000: Range<Int> = -2_451_545..<2_145_031_949
+
+    /// The date `days` after 2000-01-01 (PostgreSQL's epoch); negative goes before it. `days`
+    /// within ``validDaysSince2000`` (what PostgreSQL gives); the arithmetic overflows far beyond.
     public init(daysSince2000 days: Int) {
         // Days from 0000-03-01, counting in 400-year eras of 146,097 days, with the year starting
         // in March so that the leap day falls at its end.

@@ -9,7 +9,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String {
             case server, connectionFailed, connectionLost, poolTimeout, poolClosed
-            case transactionRolledBack, decoding, copyFailed, migration
+            case transactionRolledBack, decoding, encoding, copyFailed, migration, invalidParameter
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -31,10 +31,15 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         public static let transactionRolledBack = Kind(.transactionRolledBack)
         /// A column's value could not be decoded into the requested Swift type.
         public static let decoding = Kind(.decoding)
+        /// A Swift value could not be sent as a parameter: it lies outside what its PostgreSQL type holds.
+        public static let encoding = Kind(.encoding)
         /// A COPY ... FROM STDIN could not be started or finished.
         public static let copyFailed = Kind(.copyFailed)
         /// A migration directory is malformed, or the database disagrees with it.
         public static let migration = Kind(.migration)
+        /// A parameter cannot be sent as given: text holding U+0000, which PostgreSQL's text
+        /// types cannot store and libpq would cut short there. Nothing was sent.
+        public static let invalidParameter = Kind(.invalidParameter)
 
         public var description: String { base.rawValue }
     }
@@ -87,5 +92,7 @@ extension PostgresError {
         public static let serializationFailure = "40001"
         public static let deadlockDetected = "40P01"
         public static let adminShutdown = "57P01"
+        /// The statement was cancelled: it ran past `statement_timeout`, or someone cancelled it.
+        public static let queryCanceled = "57014"
     }
 }

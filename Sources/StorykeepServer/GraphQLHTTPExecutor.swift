@@ -16,6 +16,18 @@ public protocol GraphQLHTTPExecutor<Context>: Sendable {
     /// `operation.allowedOperationTypes` (a mutation over GET), in which case it returns
     /// `.operationNotAllowed` without executing anything.
     func execute(_ operation: GraphQLHTTPOperation, request: Request, context: Context) async -> GraphQLHTTPResult
+
+    /// The scope of the persisted-query store a request's documents are kept in and looked up
+    /// from: a document stored in one scope is unknown in every other (see
+    /// `GraphQLHTTPPersistedQueries`). An executor that serves several audiences from one
+    /// handler (tenants, say) gives each its own scope, so that whether a hash is known tells
+    /// nothing about what another audience sent. Opaque to the HTTP layer; by default one scope
+    /// for the whole handler, right for one schema serving one audience.
+    func persistedQueryScope(for request: Request, context: Context) -> String
+}
+
+extension GraphQLHTTPExecutor {
+    public func persistedQueryScope(for request: Request, context: Context) -> String { "" }
 }
 
 /// One well-formed GraphQL-over-HTTP request, as the engine should run it.

@@ -135,9 +135,10 @@ public struct GraphQLHTTPHandler<Executor: GraphQLHTTPExecutor>: Sendable {
         _ parameters: GraphQLHTTPParameters, allowing allowed: Set<OperationType>, uploads: [String: GraphQLUpload],
         request: Request, context: Context
     ) async -> Outcome {
-        let query: String
+        let resolved: GraphQLHTTPPersistedQueries.Resolved
         do {
-            query = try persistedQueries.resolve(parameters)
+            resolved = try persistedQueries.resolve(
+                parameters, scope: executor.persistedQueryScope(for: request, context: context))
         } catch {
             if let failure = error.failure { return .failure(failure) }
             let body: GraphQLValue = .object(["errors": .list(error.graphQLError.map { [$0] } ?? [])])
@@ -146,13 +147,14 @@ public struct GraphQLHTTPHandler<Executor: GraphQLHTTPExecutor>: Sendable {
             return .response(json: json, executionStarted: false)
         }
         let operation = GraphQLHTTPOperation(
-            query: query, operationName: parameters.operationName, variables: parameters.variables,
+            query: resolved.query, operationName: parameters.operationName, variables: parameters.variables,
             extensions: parameters.extensions, allowedOperationTypes: allowed)
         let result = await GraphQLUpload.withFiles(uploads) {
             await executor.execute(operation, request: request, context: context)
         }
         switch result {
         case .response(let json, let executionStarted):
+            if executionStarted { persistedQueries.keep(resolved) }
             return .response(json: json, executionStarted: executionStarted)
         case .operationNotAllowed(let type) where request.method == .get:
             var failure = GraphQLHTTPFailure(

@@ -10,13 +10,30 @@ import Synchronization
 /// together, which the server checks (the hash must be the query's SHA-256, in lowercase hex)
 /// and stores. Hash-only requests are small enough for GET, so CDNs can cache them.
 ///
-/// The store is bounded in entries and in bytes of query text. It keeps two generations:
-/// lookups and stores go to the young one, a hit in the old one is promoted, and when the young
-/// one fills up the old one is dropped, so the queries in use stay and the rest age out, at
-/// O(1) a request.
+/// Whether a hash is known must tell a requester nothing about what others sent, so:
+/// - Documents are kept per *scope*, an opaque string the executor gives for each request
+///   (``GraphQLHTTPExecutor/persistedQueryScope(for:context:)``; a tenant's, for example): a hash
+///   stored in one scope is unknown in every other, and is answered exactly as a hash nobody sent.
+/// - Only documents that carry no values of their own are stored (``GraphQLHTTPDocumentValues``):
+///   every value comes from `variables`, as APQ clients send them. Such a document is the client
+///   program's text, not its user's: a search term, a password or a name is never kept, so a
+///   hash cannot test whether someone sent one. A document with literals runs when sent with
+///   its hash, but is not stored: its hash alone stays `PersistedQueryNotFound`.
+/// - A document is stored only once the engine has run it, so it parsed and validated.
+///
+/// The store is bounded in entries and in bytes of query text, over all scopes. It keeps two
+/// generations: lookups and stores go to the young one, a hit in the old one is promoted, and
+/// when the young one fills up the old one is dropped, so the queries in use stay and the rest
+/// age out, at O(1) a request.
 final class GraphQLHTTPPersistedQueries: Sendable {
+    /// A document's place in the store: its scope and its hash.
+    fileprivate struct Key: Hashable {
+        var scope: String
+        var hash: String
+    }
+
     private struct Generation {
-        var queries: [String: String] = [:]
+        var queries: [Key: String] = [:]
         var bytes = 0
     }
 
@@ -36,13 +53,19 @@ final class GraphQLHTTPPersistedQueries: Sendable {
 
     var isEnabled: Bool { capacity > 0 }
 
+    /// A request's document, and, for a query sent with its hash, the place to keep it at.
+    struct Resolved {
+        var query: String
+        fileprivate var registration: Key?
+    }
+
     /// The document to run for `parameters`, after the persisted-query protocol: the query as
-    /// sent when there is no `persistedQuery` extension, the stored one for a known hash.
-    /// Throws the protocol's errors, and 400 when there is neither query nor hash.
-    func resolve(_ parameters: GraphQLHTTPParameters) throws(GraphQLHTTPPersistedQueryError) -> String {
+    /// sent when there is no `persistedQuery` extension, the one stored in `scope` for a known
+    /// hash. Throws the protocol's errors, and 400 when there is neither query nor hash.
+    func resolve(_ parameters: GraphQLHTTPParameters, scope: String) throws(GraphQLHTTPPersistedQueryError) -> Resolved {
         guard let persisted = parameters.extensions["persistedQuery"], persisted != .null else {
             guard let query = parameters.query else { throw .missingQuery }
-            return query
+            return Resolved(query: query)
         }
         guard isEnabled else { throw .notSupported }
         guard case .object(let fields) = persisted, let version = fields["version"] else {
@@ -52,38 +75,41 @@ final class GraphQLHTTPPersistedQueries: Sendable {
         guard case .string(let hash) = fields["sha256Hash"] ?? .null else {
             throw .malformed("The `persistedQuery` extension must have a string `sha256Hash`.")
         }
+        let key = Key(scope: scope, hash: hash)
         guard let query = parameters.query else {
-            guard let stored = lookUp(hash) else { throw .notFound }
-            return stored
+            guard let stored = lookUp(key) else { throw .notFound }
+            return Resolved(query: stored)
         }
         guard Self.sha256Hex(query) == hash else { throw .malformed("provided sha does not match query") }
-        store(query, hash: hash)
-        return query
+        return Resolved(query: query, registration: key)
     }
 
-    private func lookUp(_ hash: String) -> String? {
+    /// Stores a document that was sent with its hash, once the engine has run it (so it parsed
+    /// and validated), unless it carries values of its own (``GraphQLHTTPDocumentValues``).
+    func keep(_ resolved: Resolved) {
+        guard let key = resolved.registration, !GraphQLHTTPDocumentValues.carriesValues(resolved.query) else { return }
         state.withLock { state in
-            if let query = state.young.queries[hash] { return query }
-            guard let query = state.old.queries[hash] else { return nil }
-            insert(query, hash: hash, into: &state)
+            if state.young.queries[key] == nil { insert(resolved.query, key: key, into: &state) }
+        }
+    }
+
+    private func lookUp(_ key: Key) -> String? {
+        state.withLock { state in
+            if let query = state.young.queries[key] { return query }
+            guard let query = state.old.queries[key] else { return nil }
+            insert(query, key: key, into: &state)
             return query
         }
     }
 
-    private func store(_ query: String, hash: String) {
-        state.withLock { state in
-            if state.young.queries[hash] == nil { insert(query, hash: hash, into: &state) }
-        }
-    }
-
-    private func insert(_ query: String, hash: String, into state: inout State) {
+    private func insert(_ query: String, key: Key, into state: inout State) {
         let size = query.utf8.count
         guard size <= maxBytes / 2 else { return }
         if state.young.queries.count >= (capacity + 1) / 2 || state.young.bytes + size > maxBytes / 2 {
             state.old = state.young
             state.young = Generation()
         }
-        state.young.queries[hash] = query
+        state.young.queries[key] = query
         state.young.bytes += size
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 public import Hummingbird
+import Postgres
 public import Storykeep
 
 /// `GET <tenant root>/<path>/<id>`: a module's stored file (``ModuleEndpoint/files(path:source:)``,
@@ -34,6 +35,8 @@ public struct FilesEndpoint: TenantEndpoint {
         case unauthenticated
         case notFound
         case file(FileDescription, bytes: [UInt8], selection: FileByteSelection)
+        /// Reading took longer than the request's statement timeout (`database.statementTimeoutSeconds`).
+        case timedOut
     }
 
     func respond(to request: Request, context: TenantRequestContext) async throws -> Response {
@@ -53,6 +56,9 @@ public struct FilesEndpoint: TenantEndpoint {
             throw HTTPError(.unauthorized, headers: headers, message: "Please log in.")
         case .notFound:
             throw HTTPError(.notFound, message: "No such file.")
+        case .timedOut:
+            throw HTTPError(
+                .serviceUnavailable, headers: [.retryAfter: "1"], message: "That took too long, so it was stopped. Please try again.")
         case .file(let file, let bytes, let selection):
             var headers = HTTPFields()
             headers[.eTag] = Self.etag(file)
@@ -81,7 +87,17 @@ public struct FilesEndpoint: TenantEndpoint {
         id: String, context: TenantRequestContext, select: @Sendable (FileDescription) -> FileByteSelection
     ) async throws -> Outcome {
         guard case .bearer(let token) = context.credential else { return .unauthenticated }
-        return try await graphQL.authenticated(token, tenant: context.tenant) { viewer, tx in
+        do {
+            return try await read(id: id, token: token, tenant: context.tenant, select: select)
+        } catch let error as PostgresError where error.sqlState == PostgresError.SQLState.queryCanceled {
+            return .timedOut
+        }
+    }
+
+    private func read(
+        id: String, token: SessionToken, tenant: Tenant, select: @Sendable (FileDescription) -> FileByteSelection
+    ) async throws -> Outcome {
+        try await graphQL.authenticated(token, tenant: tenant) { viewer, tx in
             guard viewer != nil else { return .unauthenticated }
             guard let uuid = UUID(uuidString: id), let file = try await source.file(id: uuid, in: tx) else { return .notFound }
             let selection = select(file)
@@ -139,29 +155,45 @@ enum FileByteSelection: Sendable, Equatable {
     case nothing
 }
 
-/// A `Range: bytes=…` header (RFC 9110 §14.1.2) against a file's size.
+/// A `Range: bytes=…` header (RFC 9110 §14.1.2) against a file's size, in arithmetic that
+/// cannot overflow whatever the header holds (a position may have any number of digits).
 enum ByteRange {
-    /// One range, within the file; the whole file for what this server does not serve as a part
-    /// (several ranges, another unit, a malformed header); `.nothing` for a range wholly outside it.
+    /// One range, within the file: a last position past the end is clamped to it, and a suffix
+    /// range longer than the file is the whole file. `.nothing` (416) for a range that starts at
+    /// or after the end, a zero-length suffix, or any range of an empty file. The whole file
+    /// for what this server does not serve as a part: several ranges, another unit, or a
+    /// malformed header (RFC 9110 lets a server ignore `Range`).
     static func select(_ header: String, size: Int) -> FileByteSelection {
         let trimmed = header.trimmingCharacters(in: .whitespaces)
         guard trimmed.lowercased().hasPrefix("bytes="), !trimmed.contains(",") else { return .whole }
         let spec = trimmed.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)
         let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else { return .whole }
-        let first = parts[0].isEmpty ? nil : Int(parts[0])
-        let last = parts[1].isEmpty ? nil : Int(parts[1])
-        if !parts[0].isEmpty && first == nil || !parts[1].isEmpty && last == nil { return .whole }
-        switch (first, last) {
-        case (let first?, let last):
+        switch (position(parts[0]), position(parts[1])) {
+        case (.some(let first?), .some(let last)):
             if let last, last < first { return .whole }
             guard first < size else { return .nothing }
-            return .part(first..<min(size, (last ?? size - 1) + 1))
-        case (nil, let suffix?):
+            // `size - 1` is the last byte; `first < size` keeps it at least `first`.
+            return .part(first..<(min(last ?? size - 1, size - 1) + 1))
+        case (.some(nil), .some(let suffix?)):
             guard suffix > 0, size > 0 else { return .nothing }
-            return .part(max(0, size - suffix)..<size)
-        case (nil, nil):
+            return .part((size - min(suffix, size))..<size)
+        default:
             return .whole
         }
+    }
+
+    /// A position: `.some(nil)` when empty, `nil` when not all ASCII digits (malformed); digits
+    /// beyond `Int.max` saturate there, which lies past the end of any file.
+    private static func position(_ text: Substring) -> Int?? {
+        guard !text.isEmpty else { return .some(nil) }
+        var value = 0
+        for byte in text.utf8 {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowAdding) = shifted.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
+            value = overflow || overflowAdding ? Int.max : next
+        }
+        return .some(value)
     }
 }

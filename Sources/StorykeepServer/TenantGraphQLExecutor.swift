@@ -31,4 +31,10 @@ public struct TenantGraphQLExecutor: GraphQLHTTPExecutor {
             return .operationNotAllowed(type)
         }
     }
+
+    /// Each tenant's persisted queries are its own: whether a hash is known at one agency says
+    /// nothing about what was sent at another.
+    public func persistedQueryScope(for request: Request, context: Context) -> String {
+        context.tenant.id.uuidString
+    }
 }

@@ -71,6 +71,41 @@ import Testing
         }
     }
 
+    @Test func exactTimestampsRoundTripToTheEndsOfPostgresRange() async throws {
+        try await withAppPool(size: 1) { pool in
+            try await pool.transaction { tx in
+                let range = PostgresTimestamp.validRange
+                for micros in [0, 1, -1, 817_000_000_123_457, range.lowerBound, range.upperBound - 1] {
+                    let timestamp = try #require(PostgresTimestamp(microsecondsSince2000: micros))
+                    try await expectRoundTrip(timestamp, "timestamptz", on: tx)
+                    // Bound exactly: the very microsecond (the comparison's own arithmetic goes through
+                    // a double, exact below 2^52).
+                    guard abs(micros) < 1 << 52 else { continue }
+                    let same = try await tx.query(
+                        "select $1::timestamptz = timestamptz '2000-01-01 00:00+00' + $2::int8 * interval '1 microsecond'",
+                        timestamp, micros)
+                    #expect(try same[0].decode(Bool.self, at: 0), "\(micros)")
+                }
+                // PostgreSQL's own ends and beyond: no such value to make or to read.
+                #expect(PostgresTimestamp(microsecondsSince2000: range.upperBound) == nil)
+                #expect(PostgresTimestamp(microsecondsSince2000: range.lowerBound - 1) == nil)
+                #expect(PostgresTimestamp(microsecondsSince2000: .max) == nil)
+                let infinite = try await tx.query("select 'infinity'::timestamptz")
+                #expect(throws: PostgresError.self) { try infinite[0].decode(PostgresTimestamp.self, at: 0) }
+                // The ends of the date range are PostgreSQL's too.
+                for days in [PostgresDate.validDaysSince2000.lowerBound, PostgresDate.validDaysSince2000.upperBound - 1] {
+                    try await expectRoundTrip(PostgresDate(daysSince2000: days), "date", on: tx)
+                }
+            }
+        }
+    }
+
+    @Test func aDateBeyondMicrosecondsIsAnErrorNotATrap() {
+        for seconds in [Double.infinity, -.infinity, .nan, 1e300, -1e300, 9.3e12] {
+            #expect(throws: PostgresError.self) { try Date(timeIntervalSinceReferenceDate: seconds).postgresParameter() }
+        }
+    }
+
     @Test func calendarArithmetic() {
         // Every day from 1900 to 2100 converts to days and back, one apart from the next.
         var previous = PostgresDate(year: 1899, month: 12, day: 31).daysSince2000
@@ -84,6 +119,12 @@ import Testing
         #expect(PostgresDate(year: 2000, month: 1, day: 1).daysSince2000 == 0)
         #expect(PostgresDate("2023-02-29") == nil)
         #expect(PostgresDate("2024-02-29") == PostgresDate(year: 2024, month: 2, day: 29))
+        // As PostgreSQL reads dates: four ASCII digits, no year 0000, no signs.
+        #expect(PostgresDate("0001-01-01") == PostgresDate(year: 1, month: 1, day: 1))
+        #expect(PostgresDate("9999-12-31") == PostgresDate(year: 9999, month: 12, day: 31))
+        for text in ["0000-01-01", "+999-01-01", "-999-01-01", "10000-01-01", "２０２４-01-01", "2024-+1-01", "2024-01-+1", "2024-1-01"] {
+            #expect(PostgresDate(text) == nil, "\(text)")
+        }
     }
 
     @Test func byteaJSONAndNumeric() async throws {
@@ -195,6 +236,36 @@ import Testing
             }
             #expect(length == payload.count)
             #expect(Data(back) == Data(payload))  // memcmp: element-wise == is slow in debug builds
+        }
+    }
+
+    /// Text holding U+0000 is refused before anything is sent, never cut short at the NUL (libpq
+    /// sends text NUL-terminated): as a parameter, in an array, and in a transaction's settings.
+    @Test func textHoldingNULIsRefusedNotTruncated() async throws {
+        func expectRefused(_ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async {
+            do {
+                try await body()
+                Issue.record("text with a NUL was sent", sourceLocation: sourceLocation)
+            } catch let error as PostgresError {
+                #expect(error.kind == .invalidParameter, "\(error)", sourceLocation: sourceLocation)
+                #expect(error.message.contains("NUL"), "\(error)", sourceLocation: sourceLocation)
+            } catch {
+                Issue.record("\(error)", sourceLocation: sourceLocation)
+            }
+        }
+        try await withAppPool(size: 1) { pool in
+            await expectRefused { _ = try await pool.transaction { tx in try await tx.query("select $1::text", "kept\u{0}dropped") } }
+            await expectRefused { _ = try await pool.transaction { tx in try await tx.query("select $1::text[]", ["a", "b\u{0}"]) } }
+            await expectRefused { _ = try await pool.transaction(settings: ["storykeep.login_name": "probey1\u{0}zzz"]) { _ in } }
+            // The one connection is still there and usable, in and out of a transaction.
+            let (text, setting) = try await pool.transaction(settings: ["storykeep.login_name": "probey1"]) { tx in
+                let text = try await tx.query("select $1::text", "kept")[0].decode(String.self, at: 0)
+                await expectRefused { _ = try await tx.query("select $1::text", "\u{0}") }
+                let setting = try await tx.query("select current_setting('storykeep.login_name')")[0].decode(String.self, at: 0)
+                return (text, setting)
+            }
+            #expect(text == "kept")
+            #expect(setting == "probey1")
         }
     }
 }

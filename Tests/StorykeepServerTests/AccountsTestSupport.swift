@@ -91,14 +91,17 @@ extension GraphQLValue {
 }
 
 /// Runs `test` against the server with `tenantCount` fresh tenants (their files changed by
-/// `tweak`), hashing new passwords with `argon2` (the floor by default).
+/// `tweak`), hashing new passwords with `argon2` (the floor by default), on `poolSize`
+/// connections, each statement of a request held to `statementTimeout` (none by default), in
+/// process or, with `setup: .live`, over a socket.
 func withAccounts(
     tenants tenantCount: Int = 1, argon2 parameters: Argon2Parameters = .floor,
+    poolSize: Int = 4, statementTimeout: Duration? = nil, setup: TestingSetup = .router,
     tweak: (Int, inout TenantFile) -> Void = { _, _ in },
     _ test: @escaping @Sendable (AccountsHarness) async throws -> Void
 ) async throws {
     let files = try await makeTenants(tenantCount, tweak)
-    let app = try testPool("DATABASE_URL")
+    let app = try testPool("DATABASE_URL", poolSize: poolSize)
     let owner = try testPool("STORYKEEP_OWNER_DATABASE_URL")
     do {
         let all = try await TenantStore(pool: app).all()
@@ -112,12 +115,12 @@ func withAccounts(
             services: DomainServices(
                 pool: app, hasher: try PasswordHasher(parameters: parameters, pool: argon2),
                 sessions: SessionPolicy(maxLifetimeSeconds: 3600, idleTimeoutSeconds: 600),
-                logger: Logger(label: "accounts-test"), now: { clock.now }))
+                logger: Logger(label: "accounts-test"), statementTimeout: statementTimeout, now: { clock.now }))
         // As `storykeep serve` mounts them.
         let endpoints: [any TenantEndpoint] = [
             GraphQLHTTPHandler(executor: TenantGraphQLExecutor(graphQL: graphQL), configuration: .tenant(try await testConfig())),
         ] + StorykeepApplication.moduleEndpoints(StorykeepModules.endpoints, graphQL: graphQL)
-        try await withTestServer(endpoints: endpoints) { client, _ in
+        try await withTestServer(endpoints: endpoints, setup: setup) { client, _ in
             try await test(
                 AccountsHarness(client: client, engine: graphQL, tenants: tenants, clock: clock, app: app, owner: owner, argon2: argon2))
         }

@@ -5,12 +5,11 @@ import Testing
 
 @testable import StorykeepServer
 
-/// Hostile requests: each gets a fast 4xx or GraphQL error, and the server answers the next
-/// request. Time limits are generous for debug builds on a shared two-core machine; what they
-/// catch is quadratic work and stack overflows, which take minutes or crash.
-@Suite struct GraphQLHTTPHostileTests {
-    static let limit: Duration = .seconds(10)
-
+/// Hostile requests: each gets a 4xx or GraphQL error, and the server answers the next request.
+/// What they catch is quadratic work and stack overflows, which take minutes or crash: each test
+/// is stopped, and fails, after a minute (a limit, not a measurement: a loaded two-core machine
+/// once took 10 s for work that takes milliseconds alone, so speed is for `make bench`).
+@Suite(.timeLimit(.minutes(1))) struct GraphQLHTTPHostileTests {
     /// Sends `send`, checks the outcome and the time it took, then that the server still answers.
     func hostile(
         setup: TestingSetup = .router, handler: GraphQLHTTPHandler<UncachedEngineExecutor>? = nil,
@@ -19,11 +18,7 @@ import Testing
     ) async throws {
         let handler = try handler ?? GraphQLHTTPTestSchema.handler()
         try await withGraphQLServer(handler, setup: setup) { client in
-            let clock = ContinuousClock()
-            let start = clock.now
             let response = try await send(client)
-            let elapsed = clock.now - start
-            #expect(elapsed < Self.limit, "took \(elapsed)")
             try check(response)
             try await client.expectAlive()
             let next = try await client.post(query: "{ hello }")

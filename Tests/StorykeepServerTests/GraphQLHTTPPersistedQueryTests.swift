@@ -1,4 +1,5 @@
 import GraphQL
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -112,14 +113,14 @@ import Testing
                 "query": .string(query),
                 "extensions": .object(["persistedQuery": .object(["version": .int(1), "sha256Hash": .string(GraphQLHTTPPersistedQueries.sha256Hex(query))])]),
             ]))
-            _ = try store.resolve(parameters)
+            store.keep(try store.resolve(parameters, scope: ""))
         }
         func isStored(_ query: String) throws -> Bool {
             let parameters = try GraphQLHTTPParameters(json: .object([
                 "extensions": .object(["persistedQuery": .object(["version": .int(1), "sha256Hash": .string(GraphQLHTTPPersistedQueries.sha256Hex(query))])])
             ]))
             do {
-                _ = try store.resolve(parameters)
+                _ = try store.resolve(parameters, scope: "")
                 return true
             } catch {
                 return false
@@ -135,5 +136,67 @@ import Testing
             try register("{ f\(index) }")
             #expect(try isStored("{ hot }"))
         }
+    }
+
+    @Test func documentsWithValuesOfTheirOwnRunButAreNotStored() async throws {
+        let handler = GraphQLHTTPHandler(executor: EchoExecutor())
+        try await withGraphQLServer(handler) { client in
+            for text in [#"{ search(query: "my secret") }"#, "{ entries(first: 5) }", #"query($q: String = "x") { a(q: $q) }"#] {
+                let persisted: GraphQLValue = .object([
+                    "persistedQuery": .object(["version": .int(1), "sha256Hash": .string(GraphQLHTTPPersistedQueries.sha256Hex(text))])
+                ])
+                let register = try await client.post(GraphQLValue.object(["query": .string(text), "extensions": persisted]).json)
+                #expect(try register.json["data"]?["query"] == .string(text))
+                let lookUp = try await client.post(GraphQLValue.object(["extensions": persisted]).json, accept: "application/json")
+                #expect(lookUp.errorMessages == ["PersistedQueryNotFound"], "\(text)")
+            }
+        }
+    }
+
+    @Test func scopesKeepTheirDocumentsApart() async throws {
+        let handler = GraphQLHTTPHandler(executor: ScopedEchoExecutor())
+        try await withGraphQLServer(handler) { client in
+            let hashOnly = #"{"extensions":\#(extensions(hash))}"#
+            let unknown = try await client.post(hashOnly, accept: "application/json", headers: [HTTPField.Name("x-scope")!: "b"])
+            _ = try await client.post(#"{"query":"\#(query)","extensions":\#(extensions(hash))}"#, headers: [HTTPField.Name("x-scope")!: "a"])
+            let sameScope = try await client.post(hashOnly, headers: [HTTPField.Name("x-scope")!: "a"])
+            #expect(try sameScope.json["data"]?["query"] == .string(query))
+            let otherScope = try await client.post(hashOnly, accept: "application/json", headers: [HTTPField.Name("x-scope")!: "b"])
+            #expect(otherScope.status == unknown.status)
+            #expect(String(buffer: otherScope.body) == String(buffer: unknown.body))
+            #expect(otherScope.errorMessages == ["PersistedQueryNotFound"])
+        }
+    }
+
+    @Test(arguments: [
+        ("{ me { id name } }", false),
+        ("query Q($n: String!, $k: [Kind!] = [A, B]) { a(n: $n, k: $k, on: true, x: null) @include(if: $b) { ...F } } fragment F on T { b }", false),
+        (#"{ a(n: "x") }"#, true),
+        ("{ a(first: 20) }", true),
+        ("{ a(at: 1.5) }", true),
+        (#"{ a(input: {tags: ["x"]}) }"#, true),
+        (#"query($n: String = "x") { a(n: $n) }"#, true),
+        (#"{ a @skip(if: false) @tag(name: "x") }"#, true),
+        (#"{ ... on T @tag(n: 1) { a } }"#, true),
+        (#"{ ...F } fragment F on T { a(n: "x") }"#, true),
+        (#""described" query { a }"#, true),
+        ("type T { a: Int }", true),
+        ("{", true),
+    ])
+    func whatCountsAsValuesOfTheirOwn(_ query: String, _ carriesValues: Bool) {
+        #expect(GraphQLHTTPDocumentValues.carriesValues(query) == carriesValues)
+    }
+}
+
+/// `EchoExecutor` with the persisted-query scope named by the request's `x-scope` header.
+struct ScopedEchoExecutor: GraphQLHTTPExecutor {
+    typealias Context = BasicRequestContext
+
+    func execute(_ operation: GraphQLHTTPOperation, request: Request, context: Context) async -> GraphQLHTTPResult {
+        await EchoExecutor().execute(operation, request: request, context: context)
+    }
+
+    func persistedQueryScope(for request: Request, context: Context) -> String {
+        request.headers[HTTPField.Name("x-scope")!] ?? ""
     }
 }

@@ -76,14 +76,18 @@ import Testing
     }
 
     @Test func persistedQueriesRunThroughTheEngine() async throws {
-        let query = #"{ hello(name: "apq") }"#
+        // Its value comes from the variables, as APQ clients send them: a document with literals
+        // would run but not be stored.
+        let query = #"query($name: String) { hello(name: $name) }"#
         let hash = GraphQLHTTPPersistedQueries.sha256Hex(query)
         let extensions = #"{"persistedQuery":{"version":1,"sha256Hash":"\#(hash)"}}"#
+        let variables = #"{"name":"apq"}"#
         try await withGraphQLServer(try GraphQLHTTPTestSchema.handler()) { client in
-            let miss = try await client.get([("extensions", extensions)], accept: legacy)
+            let miss = try await client.get([("extensions", extensions), ("variables", variables)], accept: legacy)
             #expect(miss.errorMessages == ["PersistedQueryNotFound"])
-            _ = try await client.post(#"{"query":\#(GraphQLValue.string(query).json),"extensions":\#(extensions)}"#)
-            let hit = try await client.get([("extensions", extensions)])
+            _ = try await client.post(
+                #"{"query":\#(GraphQLValue.string(query).json),"variables":\#(variables),"extensions":\#(extensions)}"#)
+            let hit = try await client.get([("extensions", extensions), ("variables", variables)])
             #expect(hit.status == .ok)
             #expect(try hit.json["data"]?["hello"] == .string("Hello, apq!"))
         }

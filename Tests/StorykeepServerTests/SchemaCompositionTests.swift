@@ -1,6 +1,9 @@
 import Foundation
+import Logging
+import Postgres
 import GraphQL
 import Storykeep
+import StorykeepServer
 import Testing
 
 /// A module of a test's own: `Schema/notes.graphql` extends the root types, switched on by a
@@ -13,6 +16,17 @@ private struct NotesModule: StorykeepModule {
     func register(_ module: inout ModuleRegistry) {
         module.query("notes", access: .authenticated) { _, _ in ["a note"] }
         if let extra { module.field(extra, .sync { _, _, _, _ in nil }) }
+    }
+}
+
+/// A module whose field below the root takes an argument: `{ note { text(prefix: "…") } }`.
+private struct NoteModule: StorykeepModule {
+    var name: String { "notes" }
+    var switchedBy: TenantModule? { .tags }
+
+    func register(_ module: inout ModuleRegistry) {
+        module.query("note", access: .anyone) { _, _ in GraphQLValue.object([:]) }
+        module.field("Note.text", .sync { _, arguments, _, _ in (arguments["prefix"]?.stringValue ?? "") + "note" })
     }
 }
 
@@ -68,5 +82,36 @@ struct SchemaCompositionTests {
         // SDL that does not build.
         let broken = TenantSchemas(directory: try directory(notes: "extend type Query { notes: [Nope] }"), modules: [AccountsModule(), NotesModule()])
         #expect(throws: SchemaCompositionError.self) { try broken.checkAllModules() }
+    }
+
+    /// Arguments below the root are checked as the root's are (``InputText``): a NUL is refused
+    /// before the resolver runs, naming the argument.
+    @Test func argumentsBelowTheRootAreCheckedToo() async throws {
+        let schemas = TenantSchemas(
+            directory: try directory(notes: "extend type Query { note: Note } type Note { text(prefix: String): String }"),
+            modules: [AccountsModule(), NoteModule()])
+        let argon2 = BoundedWorkerPool(threadCount: 1, name: "composition-argon2")
+        let graphQL = TenantGraphQL(
+            schemas: schemas,
+            services: DomainServices(
+                // Never connected: anonymous requests take no connection.
+                pool: PostgresPool(configuration: PostgresConfiguration(connectionString: "host=/nonexistent"), logger: Logger(label: "test")),
+                hasher: try PasswordHasher(parameters: .floor, pool: argon2),
+                sessions: SessionPolicy(maxLifetimeSeconds: 60, idleTimeoutSeconds: 60), logger: Logger(label: "test")))
+        let tenant = Tenant(id: UUID(), enabled: true, file: try tenant(modules: "[tags]"))
+        func run(_ prefix: String) async throws -> GraphQLValue {
+            let request = GraphQLRequest(query: "query($p: String) { note { text(prefix: $p) } }", variables: ["p": .string(prefix)])
+            let outcome = await graphQL.execute(request, tenant: tenant, credential: .none, links: TenantLinks(root: "/"))
+            guard case .response(let response) = outcome else {
+                Issue.record("not run: \(outcome)")
+                return .null
+            }
+            return try GraphQLValue(json: response.jsonBytes())
+        }
+        #expect(try await run("a ")["data"]?["note"]?["text"] == .string("a note"))
+        let refused = try await run("a\u{0}b")
+        #expect(refused.errorCode == "BAD_USER_INPUT", "\(refused.json)")
+        #expect(refused.errorExtensions?["field"] == .string("prefix"), "\(refused.json)")
+        #expect(refused["data"]?["note"]?["text"] == .null)
     }
 }

@@ -12,13 +12,14 @@ import Testing
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path
 
-/// A pool on the test database as `variable` says (`make test` sets both), or a loud failure.
-func testPool(_ variable: String) throws -> PostgresPool {
+/// A pool of `poolSize` connections on the test database as `variable` says (`make test` sets
+/// both), or a loud failure.
+func testPool(_ variable: String, poolSize: Int = 4) throws -> PostgresPool {
     guard let url = ProcessInfo.processInfo.environment[variable], !url.isEmpty else {
         Issue.record("\(variable) is not set: run the tests with `make test`, which starts a database")
         throw ConfigError.missing(variable)
     }
-    return PostgresPool(configuration: PostgresConfiguration(connectionString: url, poolSize: 4), logger: Logger(label: "test"))
+    return PostgresPool(configuration: PostgresConfiguration(connectionString: url, poolSize: poolSize), logger: Logger(label: "test"))
 }
 
 /// The checkout's configuration, without the environment.

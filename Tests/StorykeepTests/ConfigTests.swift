@@ -32,6 +32,7 @@ import Storykeep
         #expect(config.archive.purgeInterval == .seconds(3600))
         #expect(config.tenants.directory == "tenants")
         #expect(config.database.migrationsDirectory == "Migrations")
+        #expect(config.database.statementTimeout == .seconds(5))
     }
 
     @Test func environmentVariablesOverrideTheFile() async throws {
@@ -40,6 +41,7 @@ import Storykeep
                 "STORYKEEP_HTTP_PORT": "9090",
                 "STORYKEEP_HTTP_BODY_LIMIT_BYTES": "2048",
                 "STORYKEEP_DATABASE_POOL_SIZE": "3",
+                "STORYKEEP_DATABASE_STATEMENT_TIMEOUT_SECONDS": "0.25",
                 "STORYKEEP_LOG_LEVEL": "debug",
                 "DATABASE_URL": "postgresql://app@db/storykeep",
                 "STORYKEEP_OWNER_DATABASE_URL": "postgresql://owner@db/storykeep",
@@ -50,6 +52,7 @@ import Storykeep
         #expect(config.http.port == 9090)
         #expect(config.http.bodyLimitBytes == 2048)
         #expect(config.database.poolSize == 3)
+        #expect(config.database.statementTimeout == .milliseconds(250))
         #expect(config.log.level == "debug")
         #expect(try config.database.requireURL() == "postgresql://app@db/storykeep")
         #expect(try config.database.requireOwnerURL() == "postgresql://owner@db/storykeep")
@@ -75,6 +78,9 @@ import Storykeep
     @Test func aValueOutOfRangeIsAnErrorNamingTheKey() async throws {
         await #expect(throws: ConfigError.invalid("http.port", expected: "a value from 0 to 65535", found: "70000")) {
             try await StorykeepConfig.load(environment: ["STORYKEEP_HTTP_PORT": "70000"], directory: try checkout())
+        }
+        await #expect(throws: ConfigError.invalid("database.statementTimeoutSeconds", expected: "a value from 0.001 to 86400.0", found: "0.0")) {
+            try await StorykeepConfig.load(environment: ["STORYKEEP_DATABASE_STATEMENT_TIMEOUT_SECONDS": "0"], directory: try checkout())
         }
         await #expect(throws: ConfigError.invalid("argon2.memoryKibibytes", expected: "a value of at least 19456", found: "1024")) {
             try await StorykeepConfig.load(environment: ["STORYKEEP_ARGON2_MEMORY_KIBIBYTES": "1024"], directory: try checkout())

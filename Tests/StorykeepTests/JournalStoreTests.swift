@@ -82,7 +82,7 @@ struct JournalStoreTests {
                 input.mediaIDs = [photo.id, alexPhoto.id]
                 await expectBadInput("mediaIds") { _ = try await store.createEntry(input) }
                 input = valid
-                input.text = String(repeating: "é", count: JournalStore<PostgresTransaction>.maxTextLength + 1)
+                input.text = String(repeating: "é", count: TextLimit.entryText.range.upperBound + 1)
                 await expectBadInput("text") { _ = try await store.createEntry(input) }
                 input = valid
                 input.mood = ""
@@ -124,13 +124,13 @@ struct JournalStoreTests {
                 _ = counting.counter.take()
                 for size in [1, 5, 23, 100] {
                     var seen: [UUID] = []
-                    var after: String?
+                    var after: EntryPosition?
                     repeat {
                         let page = try await store.entries(first: size, after: after)
                         #expect(counting.counter.take() == 2, "page of \(size): entries, media (the tags are the tags module's: one more)")
                         #expect(page.items.allSatisfy { $0.item.media.count == 1 })
                         seen += page.items.map(\.item.id)
-                        after = page.hasNextPage ? page.endCursor : nil
+                        after = page.hasNextPage ? page.endPosition : nil
                     } while after != nil
                     #expect(seen == expected, "pages of \(size)")
                 }
@@ -148,7 +148,7 @@ struct JournalStoreTests {
                     let entry = written.first { $0.id == id }!
                     return tagsOf[id] == [tag] && entry.kind == .text && entry.day >= .november(2) && entry.day <= .november(8)
                 })
-                await expectBadInput("after") { _ = try await store.entries(first: 5, after: "bm90IGEgY3Vyc29y") }
+                expectBadCursor("bm90IGEgY3Vyc29y", of: EntryPosition.self)
                 await expectBadInput("first") { _ = try await store.entries(first: 101) }
             }
         }

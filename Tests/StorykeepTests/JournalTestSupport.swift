@@ -1,4 +1,6 @@
 import Foundation
+import struct GraphQL.GraphQLError
+import enum GraphQL.GraphQLValue
 import Postgres
 import Synchronization
 import Testing
@@ -132,6 +134,22 @@ func expectJournalError(
         #expect(error == expected, sourceLocation: sourceLocation)
     } catch {
         Issue.record("expected \(expected), got \(error)", sourceLocation: sourceLocation)
+    }
+}
+
+/// Expects `cursor` to be refused as an `after` of the list of `Position` (BAD_USER_INPUT on
+/// `after`) by the cursors of the tenant with `key`: what a page's resolver asks before its store.
+func expectBadCursor<Position: CursorPosition>(
+    _ cursor: String, of _: Position.Type, key: CursorKey = .random(), sourceLocation: SourceLocation = #_sourceLocation
+) {
+    do {
+        let position = try Cursors(key: key).position(after: cursor, of: Position.self)
+        Issue.record("expected a refused cursor, got \(String(describing: position))", sourceLocation: sourceLocation)
+    } catch let error as GraphQLError {
+        #expect(error.extensions?["code"] == .string("BAD_USER_INPUT"), sourceLocation: sourceLocation)
+        #expect(error.extensions?["field"] == .string("after"), sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("expected a refused cursor, got \(error)", sourceLocation: sourceLocation)
     }
 }
 

@@ -60,7 +60,7 @@ struct SeedTests {
                         text += "person \(person.role.rawValue) \(person.loginName) \(person.displayName) \(person.id)\n"
                         for tag in try await TagStore(tx).tags() { text += "tag \(tag.id) \(tag.name)\n" }
                         let store = JournalStore(tx)
-                        var after: String?
+                        var after: EntryPosition?
                         repeat {
                             let page = try await store.entries(first: 100, after: after)
                             let tagsOf = try await TagStore(tx).tags(ofEntries: page.items.map(\.item.id))
@@ -70,7 +70,7 @@ struct SeedTests {
                                     + "\(e.updatedAt.timeIntervalSince1970) [\((tagsOf[e.id] ?? []).map(\.name).joined(separator: ","))] "
                                     + "[\(e.media.map { "\($0.contentType) \($0.byteSize) \(Data($0.sha256).base64EncodedString())" }.joined(separator: ","))]\n"
                             }
-                            after = page.hasNextPage ? page.endCursor : nil
+                            after = page.hasNextPage ? page.endPosition : nil
                         } while after != nil
                     }
                 }
@@ -150,11 +150,11 @@ struct SeedTests {
 
                         // The journal as the API reads it: every live entry, in order, with tags and media.
                         let store = JournalStore(tx)
-                        var live: [Entry] = [], after: String?
+                        var live: [Entry] = [], after: EntryPosition?
                         repeat {
                             let page = try await store.entries(first: 100, after: after)
                             live += page.items.map(\.item)
-                            after = page.hasNextPage ? page.endCursor : nil
+                            after = page.hasNextPage ? page.endPosition : nil
                         } while after != nil
                         #expect(live.count == person.entryCount - archived)
                         seenEntries += live.count + archived

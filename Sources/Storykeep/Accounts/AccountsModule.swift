@@ -24,7 +24,8 @@ public struct AccountsModule: StorykeepModule {
             try await context.transaction { tx in
                 try await PeopleAdmin.page(
                     role: arguments["role"]?.stringValue, first: arguments["first"]?.intValue ?? 20,
-                    after: arguments["after"]?.stringValue, termsVersion: context.tenant.file.termsVersion, in: tx)
+                    after: arguments["after"]?.stringValue, cursors: Cursors(tenant: context.tenant),
+                    termsVersion: context.tenant.file.termsVersion, in: tx)
             }
         }
 

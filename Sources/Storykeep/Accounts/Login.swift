@@ -52,7 +52,7 @@ package enum Login {
         let (tenant, services) = (context.tenant, context.services)
         let name = username.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw GraphQLError.badUserInput(field: "username", "Please enter your username or email.") }
-        guard name.utf8.count <= 254 else { throw GraphQLError.badUserInput(field: "username", "That is too long for a username or email.") }
+        guard TextLimit.loginName.admits(name) else { throw GraphQLError.badUserInput(field: "username", "That is too long for a username or email.") }
         guard password.utf8.count <= PasswordHasher.maxPasswordBytes else {
             throw GraphQLError.badUserInput(field: "password", "That password is too long.")
         }

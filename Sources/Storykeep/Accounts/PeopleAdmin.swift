@@ -32,10 +32,13 @@ public struct NewPerson: Sendable {
     /// Checked and trimmed; BAD_USER_INPUT names the `input.` field at fault.
     func checked() throws -> NewPerson {
         var person = self
-        person.displayName = try PeopleInput.text(displayName, field: "input.displayName", what: "A name")
+        person.displayName = try PeopleInput.text(
+            displayName, field: "input.displayName", what: "A name", limit: .personDisplayName)
         person.username = try username.map { try PeopleInput.username($0, field: "input.username") }
         person.email = try email.map { try PeopleInput.email($0, field: "input.email") }
-        person.externalRef = try externalRef.map { try PeopleInput.text($0, field: "input.externalRef", what: "A case reference") }
+        person.externalRef = try externalRef.map {
+            try PeopleInput.text($0, field: "input.externalRef", what: "A case reference", limit: .externalRef)
+        }
         if role != .youngPerson && person.email == nil {
             throw GraphQLError.badUserInput(field: "input.email", "Adults log in with their email: please give one.")
         }
@@ -174,34 +177,28 @@ public enum PeopleAdmin {
         return disabled
     }
 
-    /// `people(role, first, after)`: oldest first, by creation time then id; the cursor is the
-    /// position of the last person of a page.
-    static func page(role: String?, first: Int, after: String?, termsVersion: String, in tx: some PostgresQueryable) async throws -> GraphQLValue {
+    /// `people(role, first, after)`: oldest first, by creation time then id; each edge's cursor
+    /// is its person's position, made by `cursors`, which also reads `after`.
+    static func page(
+        role: String?, first: Int, after: String?, cursors: Cursors, termsVersion: String, in tx: some PostgresQueryable
+    ) async throws -> GraphQLValue {
         guard (1...100).contains(first) else { throw GraphQLError.badUserInput(field: "first", "Ask for 1 to 100 people at a time.") }
-        var position: (micros: Int64, id: UUID)?
-        if let after {
-            guard let decoded = Data(base64Encoded: after).map({ String(decoding: $0, as: UTF8.self) }),
-                case let parts = decoded.split(separator: ":"), parts.count == 3, parts[0] == "p",
-                let micros = Int64(parts[1]), let id = UUID(uuidString: String(parts[2]))
-            else { throw GraphQLError.badUserInput(field: "after", "That cursor is not one this API gave.") }
-            position = (micros, id)
-        }
+        let position = try cursors.position(after: after, of: PersonPosition.self)
         let rows = try await tx.query(
             """
-            select \(PersonRecord.columns), (extract(epoch from p.created_at) * 1000000)::bigint
+            select \(PersonRecord.columns), p.created_at
             from people p
             where p.tenant_id = current_tenant_id() and ($1::text is null or p.role::text = $1)
-              and ($2::bigint is null
-                   or (p.created_at, p.id) > (timestamptz 'epoch' + $2::bigint * interval '1 microsecond', $3::uuid))
+              and ($2::timestamptz is null or (p.created_at, p.id) > ($2::timestamptz, $3::uuid))
             order by p.created_at, p.id
             limit $4
-            """, role, position?.micros, position?.id, first + 1)
+            """, role, position?.createdAt, position?.id, first + 1)
         var edges: [GraphQLValue] = []
         var endCursor: GraphQLValue = .null
         for row in rows.prefix(first) {
             let person = try PersonRecord(row: row)
-            let micros = try row.decode(Int64.self, at: PersonRecord.columnCount)
-            let cursor = GraphQLValue.string(Data("p:\(micros):\(person.id.uuidString)".utf8).base64EncodedString())
+            let createdAt = try row.decode(PostgresTimestamp.self, at: PersonRecord.columnCount)
+            let cursor = GraphQLValue.string(cursors.cursor(PersonPosition(createdAt: createdAt, id: person.id)))
             edges.append(.object(["cursor": cursor, "node": person.graphQLValue(termsVersion: termsVersion)]))
             endCursor = cursor
         }

@@ -80,7 +80,7 @@ extension DomainServices {
         _ token: SessionToken, tenantID: UUID, _ body: (Viewer?, PostgresTransaction) async throws -> T
     ) async throws -> T {
         let authentication = AccountContext.authentication(tenantID: tenantID, tokenHash: token.storageHash)
-        return try await pool.transaction(settings: authentication.settings) { tx in
+        return try await pool.transaction(settings: requestSettings(authentication)) { tx in
             try await body(try await Sessions.authenticate(in: tx, tenantID: tenantID, policy: sessions), tx)
         }
     }

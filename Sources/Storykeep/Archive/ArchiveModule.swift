@@ -32,11 +32,11 @@ public struct ArchiveModule: StorykeepModule {
     public func register(_ module: inout ModuleRegistry) {
         module.query("archive", access: .authenticated) { arguments, context in
             let retention = Duration.seconds(context.tenant.file.archive.retentionDays * 86_400)
+            let after = try context.cursors.position(after: arguments["after"]?.stringValue, of: ArchivePosition.self)
             return try await context.transaction { tx in
-                try await ArchiveStore(tx).archive(
-                    first: arguments["first"]?.intValue ?? 20, after: arguments["after"]?.stringValue, retention: retention)
+                try await ArchiveStore(tx).archive(first: arguments["first"]?.intValue ?? 20, after: after, retention: retention)
             }.connection(
-                node: { $0.entry },
+                cursors: context.cursors, node: { $0.entry },
                 edge: { archived in
                     [
                         "deletedAt": archived.entry.archivedAt.map { DateTimeScalar.string($0) },

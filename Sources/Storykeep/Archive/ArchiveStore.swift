@@ -55,32 +55,55 @@ public struct ArchiveStore<Database: PostgresQueryable>: Sendable {
 
     /// A page of the person's archive, most recently deleted first, each with the date it will
     /// be purged after `retention`. Three statements whatever `first` is.
-    public func archive(first: Int, after: String? = nil, retention: Duration) async throws -> Page<ArchivedEntry> {
+    public func archive(
+        first: Int, after: ArchivePosition? = nil, retention: Duration
+    ) async throws -> Page<ArchivedEntry, ArchivePosition> {
         guard (0...JournalStore<Database>.maxPageSize).contains(first) else {
             throw JournalError.badInput(field: "first", message: "must be 0 to \(JournalStore<Database>.maxPageSize)")
         }
-        var position: (archivedMicros: Int64, id: UUID)?
-        if let after { position = try Cursor.decodeArchived(after) }
         let rows = try await database.query(
             """
-            select \(EntryRows.columns), (extract(epoch from e.archived_at) * 1000000)::int8
+            select \(EntryRows.columns), e.archived_at
             from entries e
             where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.archived_at is not null
-              and ($1::int8 is null
-                   or (e.archived_at, e.id) < ('epoch'::timestamptz + $1::int8 * interval '1 microsecond', $2::uuid))
+              and ($1::timestamptz is null or (e.archived_at, e.id) < ($1::timestamptz, $2::uuid))
             order by e.archived_at desc, e.id desc
             limit $3
-            """, position?.archivedMicros, position?.id, first + 1)
+            """, after?.archivedAt, after?.id, first + 1)
         var entries = try rows.prefix(first).map { try EntryRows.decode($0).entry }
-        let archivedMicros = try rows.prefix(first).map { try $0.decode(Int64.self, at: 11) }
+        let archivedAt = try rows.prefix(first).map { try $0.decode(PostgresTimestamp.self, at: 10) }
         try await EntryRows.attach(to: &entries, on: database)
         let seconds = Double(retention.components.seconds) + Double(retention.components.attoseconds) / 1e18
         return Page(
-            items: zip(entries, archivedMicros).map { entry, micros in
+            items: zip(entries, archivedAt).map { entry, archivedAt in
                 (ArchivedEntry(entry: entry, purgeAt: entry.archivedAt!.addingTimeInterval(seconds)),
-                 Cursor.archived(archivedMicros: micros, id: entry.id))
+                 ArchivePosition(archivedAt: archivedAt, id: entry.id))
             },
             hasNextPage: rows.count > first)
+    }
+}
+
+/// A place in the archive's order, (archived_at, id), both descending: what the cursors of
+/// `archive` hold.
+public struct ArchivePosition: CursorPosition, Hashable {
+    /// `archived_at` exactly, to the microsecond.
+    public var archivedAt: PostgresTimestamp
+    public var id: UUID
+
+    public static var list: String { "archive" }
+
+    public var fields: [String] { [String(archivedAt.microsecondsSince2000), id.lowercased] }
+
+    public init(archivedAt: PostgresTimestamp, id: UUID) {
+        self.archivedAt = archivedAt
+        self.id = id
+    }
+
+    public init?(fields: [Substring]) {
+        guard fields.count == 2, let archivedAt = Int64(fields[0]).flatMap(PostgresTimestamp.init(microsecondsSince2000:)),
+            let id = UUID(uuidString: String(fields[1]))
+        else { return nil }
+        self.init(archivedAt: archivedAt, id: id)
     }
 }
 

@@ -44,7 +44,8 @@ public struct TenantGraphQL: Sendable {
             services: DomainServices(
                 pool: pool, hasher: hasher, sessions: SessionPolicy(config.sessions), logger: logger,
                 // As many logins in their first transaction as hashes run at once, and at most half the pool.
-                loginGate: AsyncGate(permits: max(1, min(config.argon2.concurrentHashes, config.database.poolSize / 2)))))
+                loginGate: AsyncGate(permits: max(1, min(config.argon2.concurrentHashes, config.database.poolSize / 2))),
+                statementTimeout: config.database.statementTimeout))
     }
 
     /// What became of a request.
@@ -70,7 +71,9 @@ public struct TenantGraphQL: Sendable {
         let service = composed.service
         guard let operation = service.selectedOperation(of: request) else {
             // Invalid, or no operation to run: the service answers with the request error.
-            return .response(await service.execute(request))
+            var response = await service.execute(request)
+            response.errors = response.errors.map(Self.documentError)
+            return .response(response)
         }
         guard allowedOperationTypes.contains(operation.type) else { return .operationNotAllowed(operation.type) }
 
@@ -96,6 +99,10 @@ public struct TenantGraphQL: Sendable {
                 })
         } catch let rollBack as RollBack {
             return .response(rollBack.response)
+        } catch let error as PostgresError where error.sqlState == PostgresError.SQLState.queryCanceled {
+            // Authenticating the token took longer than the request's statement_timeout.
+            services.logger.warning("Statement stopped by the request's statement_timeout", metadata: ["tenant": "\(tenant.slug)"])
+            return .response(GraphQLResponse(data: .null, errors: [.timeout()]))
         } catch {
             services.logger.error("GraphQL request failed", metadata: ["tenant": "\(tenant.slug)", "error": "\(error)"])
             return .response(GraphQLResponse(data: .null, errors: [.internal()]))
@@ -109,6 +116,18 @@ public struct TenantGraphQL: Sendable {
         _ token: SessionToken, tenant: Tenant, _ body: (Viewer?, PostgresTransaction) async throws -> T
     ) async throws -> T {
         try await services.authenticated(token, tenantID: tenant.id, body)
+    }
+
+    /// An error of a document that does not parse (`GRAPHQL_PARSE_FAILED`) or validate, or names
+    /// no operation to run (`GRAPHQL_VALIDATION_FAILED`), with the code Apollo's servers give it,
+    /// so that every error a client sees has a code. The engine marks syntax errors by their
+    /// message, "Syntax Error: ...".
+    private static func documentError(_ error: GraphQLError) -> GraphQLError {
+        guard error.extensions?["code"] == nil else { return error }
+        var error = error
+        let code = error.message.hasPrefix("Syntax Error: ") ? "GRAPHQL_PARSE_FAILED" : "GRAPHQL_VALIDATION_FAILED"
+        error.extensions = ["code": .string(code)]
+        return error
     }
 
     private struct RollBack: Error {

@@ -30,8 +30,10 @@ public struct SchemaCompositionError: Error, CustomStringConvertible {
 /// A schema is the core's SDL (`Schema/core.graphql`: the root types, shared scalars) and its
 /// modules', `Schema/<module>.graphql` in ``StorykeepModules/all``'s order, with each module's
 /// resolvers attached by `Type.field` name. Every root field is wrapped with the access check its
-/// module registered (``FieldAccess``), and every resolver a module registered with the mapping
-/// of its errors (``ResolverContext/apiError(_:at:)``). Events published in a tenant's requests
+/// module registered (``FieldAccess``), every resolver a module registered with the mapping of its
+/// errors (``ResolverContext/apiError(_:at:)``), and every field that takes arguments with the
+/// check of its input's text (``InputText``), which comes first: input no field could accept is
+/// refused whoever sends it. Events published in a tenant's requests
 /// reach the handlers of that tenant's modules only.
 public final class TenantSchemas: Sendable {
     /// The most tokens a request's document may have: a bound on the work an anonymous
@@ -132,20 +134,37 @@ public final class TenantSchemas: Sendable {
             let parts = coordinate.split(separator: ".", maxSplits: 1).map(String.init)
             guard parts.count == 2, let field = schema.type(named: parts[0])?.fields?[parts[1]] else { continue }
             unused.remove(coordinate)
-            field.resolve = Self.mappingErrors(resolver, coordinate)
+            field.resolve = Self.mappingErrors(field.arguments.isEmpty ? resolver : Self.checkingInput(resolver), coordinate)
         }
         guard unused.isEmpty else {
             throw SchemaCompositionError(description: "resolvers for fields the schema lacks: \(unused.sorted().joined(separator: ", "))")
         }
     }
 
-    /// The root resolver behind its access check.
+    /// A resolver below the root behind the check of its arguments' text.
+    private static func checkingInput(_ resolver: FieldResolver) -> FieldResolver {
+        switch resolver {
+        case .sync(let resolve):
+            .sync { source, arguments, context, info in
+                try InputText.check(arguments)
+                return try resolve(source, arguments, context, info)
+            }
+        case .async(let resolve):
+            .async { source, arguments, context, info in
+                try InputText.check(arguments)
+                return try await resolve(source, arguments, context, info)
+            }
+        }
+    }
+
+    /// The root resolver behind the check of its arguments' text and its access check.
     private static func guarded(_ root: ModuleRegistry.Root, _ coordinate: String) -> FieldResolver {
         let (access, resolve) = (root.access, root.resolve)
         return .async { _, arguments, context, _ in
             guard let context = context as? ResolverContext else {
                 throw GraphQLError(message: "Internal error: no request context.")
             }
+            try InputText.check(arguments)
             switch access {
             case .anyone:
                 break

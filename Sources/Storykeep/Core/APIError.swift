@@ -34,6 +34,15 @@ extension GraphQLError {
             ["retryAfterSeconds": .int(retryAfterSeconds)])
     }
 
+    /// The request's work in the database ran longer than the server allows
+    /// (`database.statementTimeoutSeconds`) and was stopped; nothing it did was kept. The same
+    /// request may work later, or asking for less (a shorter search, a smaller page).
+    public static func timeout(
+        _ message: String = "That took too long, so it was stopped. Please try again, asking for less (a shorter search or a smaller page)."
+    ) -> GraphQLError {
+        coded(message, "TIMEOUT")
+    }
+
     /// Something failed on the server's side (it is logged there); the request may be retried.
     public static func `internal`(_ message: String = "Something went wrong on our side. Please try again.") -> GraphQLError {
         coded(message, "INTERNAL_SERVER_ERROR")
@@ -58,12 +67,16 @@ public protocol APIErrorConvertible: Error {
 
 extension ResolverContext {
     /// What the client sees of `error`, thrown while resolving `coordinate` (`Query.entries`): a
-    /// `GraphQLError` as it is, a module's error as it declares (``APIErrorConvertible``), and
-    /// anything else (a database failure) as INTERNAL_SERVER_ERROR, logged here with what it was.
+    /// `GraphQLError` as it is, a module's error as it declares (``APIErrorConvertible``), TIMEOUT
+    /// for a statement PostgreSQL stopped at the request's `statement_timeout`, and anything else
+    /// (a database failure) as INTERNAL_SERVER_ERROR, logged here with what it was.
     public func apiError(_ error: any Error, at coordinate: String) -> GraphQLError {
         switch error {
         case let error as GraphQLError: return error
         case let error as any APIErrorConvertible: return error.graphQLError
+        case let error as PostgresError where error.sqlState == PostgresError.SQLState.queryCanceled:
+            services.logger.warning("Statement stopped by the request's statement_timeout", metadata: ["field": "\(coordinate)"])
+            return .timeout()
         default:
             services.logger.error("Resolver failed", metadata: ["field": "\(coordinate)", "error": "\(error)"])
             return .internal()

@@ -16,17 +16,35 @@ public struct DomainServices: Sendable {
     public var now: @Sendable () -> Date
     /// Where resolvers log what a client must not see (a database error behind "Internal error").
     public var logger: Logger
+    /// The longest a statement of a request may run (`database.statementTimeoutSeconds`); nil
+    /// for no limit.
+    public var statementTimeout: Duration?
 
     public init(
         pool: PostgresPool, hasher: PasswordHasher, sessions: SessionPolicy, logger: Logger,
-        loginGate: AsyncGate = AsyncGate(permits: 2), now: @escaping @Sendable () -> Date = Date.init
+        loginGate: AsyncGate = AsyncGate(permits: 2), statementTimeout: Duration? = nil,
+        now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.logger = logger
         self.pool = pool
         self.hasher = hasher
         self.loginGate = loginGate
         self.sessions = sessions
+        self.statementTimeout = statementTimeout
         self.now = now
+    }
+
+    /// The settings a request's transaction begins with (`PostgresPool.transaction(settings:)`):
+    /// `context`'s, and PostgreSQL's `statement_timeout` in milliseconds. All are set
+    /// transaction-locally by the one `set_config` statement that follows BEGIN, so the limit
+    /// costs no round trip and never outlives the request on its pooled connection.
+    public func requestSettings(_ context: AccountContext) -> [String: String] {
+        var settings = context.settings
+        if let statementTimeout {
+            let (seconds, attoseconds) = statementTimeout.components
+            settings["statement_timeout"] = String(max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
+        }
+        return settings
     }
 }
 

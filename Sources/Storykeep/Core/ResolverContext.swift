@@ -72,7 +72,7 @@ public final class ResolverContext: Sendable {
         _ context: AccountContext? = nil, _ body: (PostgresTransaction) async throws -> T
     ) async throws -> T {
         guard let tx = requestTransaction else {
-            return try await services.pool.transaction(settings: (context ?? accountContext).settings, body)
+            return try await services.pool.transaction(settings: services.requestSettings(context ?? accountContext), body)
         }
         guard let context, context != accountContext else { return try await body(tx) }
         try await context.enter(on: tx)

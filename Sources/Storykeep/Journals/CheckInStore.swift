@@ -27,8 +27,8 @@ public struct CheckInStore<Database: PostgresQueryable>: Sendable {
     /// and updated by the next ones (a `note` replaces its text; no note keeps it). One statement,
     /// so two check-ins at once still leave one entry.
     public func checkIn(day: PostgresDate, mood: String, note: String? = nil) async throws -> Entry {
-        try JournalStore<Database>.checkLength(mood, field: "mood", 1...50)
-        try JournalStore<Database>.checkLength(note, field: "note", 0...JournalStore<Database>.maxTextLength)
+        try JournalStore<Database>.checkLength(mood, field: "mood", .mood)
+        try JournalStore<Database>.checkLength(note, field: "note", .entryText)
         let rows = try await database.query(
             """
             insert into entries (tenant_id, author_id, day, kind, body, mood)

@@ -5,15 +5,14 @@ import Postgres
 /// How entries are read: the columns every query selects, and the loading of the media of a whole
 /// set of entries in one statement, whatever its size (no statement per entry).
 package enum EntryRows {
-    /// The columns of `entries e` that `decode` reads, in order; the last is `created_at` in
-    /// microseconds since 1970, exact, for cursors.
+    /// The columns of `entries e` that `decode` reads, in order.
     package static let columns = """
-        e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, \
-        e.archived_at, (extract(epoch from e.created_at) * 1000000)::int8
+        e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at
         """
 
-    /// Decodes a row of `columns`; the media are left empty for `attach` to fill.
-    package static func decode(_ row: PostgresRow) throws -> (entry: Entry, createdMicros: Int64) {
+    /// Decodes a row of `columns`, with its position in the journal's order; the media are left
+    /// empty for `attach` to fill.
+    package static func decode(_ row: PostgresRow) throws -> (entry: Entry, position: EntryPosition) {
         let kindName = try row.decode(String.self, at: 2)
         guard let kind = EntryKind(rawValue: kindName) else {
             throw PostgresError(kind: .decoding, message: "unknown entry kind \(kindName)")
@@ -24,7 +23,7 @@ package enum EntryRows {
             background: try row.decode(String?.self, at: 5), suggestion: try row.decode(String?.self, at: 6),
             media: [], createdAt: try row.decode(Date.self, at: 7), updatedAt: try row.decode(Date.self, at: 8),
             archivedAt: try row.decode(Date?.self, at: 9))
-        return (entry, try row.decode(Int64.self, at: 10))
+        return (entry, EntryPosition(day: entry.day, createdAt: try row.decode(PostgresTimestamp.self, at: 7), id: entry.id))
     }
 
     /// Fills in the media of `entries`: one statement, whatever their number.
@@ -71,46 +70,31 @@ package enum MediaRows {
     }
 }
 
-/// The opaque cursors of the connections: a position in an order, base64url-encoded so that
-/// clients treat it as a token and never build one.
-package enum Cursor {
-    /// The journal's order: (day, created_at, id), all descending.
-    package static func entry(day: PostgresDate, createdMicros: Int64, id: UUID) -> String {
-        encode("e|\(day)|\(createdMicros)|\(id.uuidString)")
+/// A place in the journal's order, (day, created_at, id), all descending: what the cursors of
+/// `entries` and `search` hold (one list: search is the journal with a text filter).
+public struct EntryPosition: CursorPosition, Hashable {
+    public var day: PostgresDate
+    /// `created_at` exactly, to the microsecond.
+    public var createdAt: PostgresTimestamp
+    public var id: UUID
+
+    public static var list: String { "entries" }
+
+    public var fields: [String] {
+        [String(day.daysSince2000), String(createdAt.microsecondsSince2000), id.lowercased]
     }
 
-    package static func decodeEntry(_ cursor: String) throws -> (day: PostgresDate, createdMicros: Int64, id: UUID) {
-        let parts = try decode(cursor, prefix: "e", count: 3)
-        guard let day = PostgresDate(parts[0]), let micros = Int64(parts[1]), let id = UUID(uuidString: parts[2]) else {
-            throw invalid
-        }
-        return (day, micros, id)
+    public init(day: PostgresDate, createdAt: PostgresTimestamp, id: UUID) {
+        self.day = day
+        self.createdAt = createdAt
+        self.id = id
     }
 
-    /// The archive's order: (archived_at, id), both descending.
-    package static func archived(archivedMicros: Int64, id: UUID) -> String {
-        encode("a|\(archivedMicros)|\(id.uuidString)")
-    }
-
-    package static func decodeArchived(_ cursor: String) throws -> (archivedMicros: Int64, id: UUID) {
-        let parts = try decode(cursor, prefix: "a", count: 2)
-        guard let micros = Int64(parts[0]), let id = UUID(uuidString: parts[1]) else { throw invalid }
-        return (micros, id)
-    }
-
-    private static let invalid = JournalError.badInput(field: "after", message: "not a cursor of this list")
-
-    private static func encode(_ text: String) -> String {
-        Crypto.base64URL(text.utf8)
-    }
-
-    private static func decode(_ cursor: String, prefix: String, count: Int) throws -> [String] {
-        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard cursor.count <= 200, let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8)
-        else { throw invalid }
-        let parts = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == count + 1, parts[0] == prefix else { throw invalid }
-        return Array(parts.dropFirst())
+    public init?(fields: [Substring]) {
+        guard fields.count == 3, let days = Int(fields[0]), PostgresDate.validDaysSince2000.contains(days),
+            let createdAt = Int64(fields[1]).flatMap(PostgresTimestamp.init(microsecondsSince2000:)),
+            let id = UUID(uuidString: String(fields[2]))
+        else { return nil }
+        self.init(day: PostgresDate(daysSince2000: days), createdAt: createdAt, id: id)
     }
 }

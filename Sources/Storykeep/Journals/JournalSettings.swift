@@ -83,7 +83,8 @@ public struct UploadPolicy: Codable, Sendable, Equatable {
 public struct MoodIcon: Codable, Sendable, Equatable {
     /// `emoji` (required): what the icon shows.
     public var emoji: String
-    /// `label` (required, unique): what it means, read aloud by screen readers.
+    /// `label` (required, unique): what it means, read aloud by screen readers; a check-in's
+    /// mood (``TextLimit/mood``).
     public var label: String
 
     enum CodingKeys: String, CodingKey, CaseIterable { case emoji, label }
@@ -97,15 +98,17 @@ public struct MoodIcon: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
         emoji = try c.decode(String.self, forKey: .emoji)
+        // One emoji is one Character (a grapheme cluster, 👍🏽 included): a shape, not a length limit.
         try c.require(!emoji.isBlank && emoji.count == 1, at: .emoji, "one emoji")
         label = try c.decode(String.self, forKey: .label)
-        try c.require(!label.isBlank, at: .label, "a non-empty label")
+        try c.require(
+            !label.isBlank && TextLimit.mood.admits(label), at: .label, "a non-empty label of \(TextLimit.mood) (Unicode code points)")
     }
 }
 
 /// One entry of `prompts:`: a suggestion offered when writing.
 public struct Prompt: Codable, Sendable, Equatable {
-    /// `text` (required).
+    /// `text` (required): an entry's suggestion when answered (``TextLimit/suggestion``).
     public var text: String
     /// `moods` (default: any mood): offered after a check-in with one of these mood labels.
     public var moods: [String]
@@ -115,7 +118,9 @@ public struct Prompt: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
         text = try c.decode(String.self, forKey: .text)
-        try c.require(!text.isBlank, at: .text, "a non-empty prompt")
+        try c.require(
+            !text.isBlank && TextLimit.suggestion.admits(text), at: .text,
+            "a non-empty prompt of \(TextLimit.suggestion) (Unicode code points)")
         moods = try c.decode([String].self, forKey: .moods, default: [])
     }
 }

@@ -7,13 +7,58 @@ extension JournalStore {
     public static var maxPageSize: Int { 100 }
 
     /// A page of the person's live entries, newest first: by day, then by when they were written
-    /// (then by id, so the order is total and a cursor never skips or repeats an entry).
-    /// Three statements whatever `first` is: the entries, their tags, their media.
+    /// (then by id, so the order is total and a position never skips or repeats an entry).
+    /// Three statements whatever `first` is: the entries, their tags, their media. A text filter
+    /// is held to ``maxSearchLength`` and ``maxSearchWords`` (field `filter.text`).
     ///
     /// The statement's text depends only on which filter conditions are present, never on
     /// their values (bound as parameters), so it is prepared once per connection per shape and
     /// each condition can use the `entries_timeline` index.
-    public func entries(first: Int, after: String? = nil, filter: EntryFilter = EntryFilter()) async throws -> Page<Entry> {
+    public func entries(
+        first: Int, after: EntryPosition? = nil, filter: EntryFilter = EntryFilter()
+    ) async throws -> Page<Entry, EntryPosition> {
+        if let text = filter.text { try Self.checkSearch(text, field: "filter.text") }
+        return try await page(first: first, after: after, filter: filter)
+    }
+
+    /// Entries whose text or tag names match `query` (web-search syntax, language-neutral), in
+    /// the journal's order: `entries` with a text filter. `query` is held to
+    /// ``maxSearchLength`` and ``maxSearchWords``.
+    public func search(_ query: String, first: Int, after: EntryPosition? = nil) async throws -> Page<Entry, EntryPosition> {
+        guard !query.allSatisfy(\.isWhitespace) else {
+            throw JournalError.badInput(field: "query", message: "say what to search for")
+        }
+        try Self.checkSearch(query, field: "query")
+        return try await page(first: first, after: after, filter: EntryFilter(text: query))
+    }
+
+    /// The longest search, in characters (Unicode scalars): a few sentences.
+    public static var maxSearchLength: Int { 500 }
+    /// The most words a search may hold (runs of letters, marks and digits, `or` included), about
+    /// as PostgreSQL's parser counts its terms: far short of the tens of thousands that take it
+    /// seconds and its stack.
+    public static var maxSearchWords: Int { 32 }
+
+    /// Refuses a search text longer than ``maxSearchLength`` or with more than ``maxSearchWords``.
+    static func checkSearch(_ text: String, field: String) throws {
+        guard text.unicodeScalars.count <= maxSearchLength else {
+            throw JournalError.badInput(field: field, message: "a search can be at most \(maxSearchLength) characters long")
+        }
+        var words = 0
+        var inWord = false
+        for scalar in text.unicodeScalars {
+            let properties = scalar.properties
+            let wordCharacter = properties.isAlphabetic || properties.numericType != nil
+                || [.nonspacingMark, .spacingMark, .enclosingMark].contains(properties.generalCategory)
+            if wordCharacter && !inWord { words += 1 }
+            inWord = wordCharacter
+        }
+        guard words <= maxSearchWords else {
+            throw JournalError.badInput(field: field, message: "a search can hold at most \(maxSearchWords) words")
+        }
+    }
+
+    private func page(first: Int, after: EntryPosition?, filter: EntryFilter) async throws -> Page<Entry, EntryPosition> {
         guard (0...Self.maxPageSize).contains(first) else {
             throw JournalError.badInput(field: "first", message: "must be 0 to \(Self.maxPageSize)")
         }
@@ -24,11 +69,8 @@ extension JournalStore {
             return "$\(parameters.count)"
         }
         if let after {
-            let position = try Cursor.decodeEntry(after)
             conditions.append(
-                "(e.day, e.created_at, e.id) < (\(bind(position.day))::date, "
-                    + "'epoch'::timestamptz + \(bind(position.createdMicros))::int8 * interval '1 microsecond', "
-                    + "\(bind(position.id))::uuid)")
+                "(e.day, e.created_at, e.id) < (\(bind(after.day))::date, \(bind(after.createdAt))::timestamptz, \(bind(after.id))::uuid)")
         }
         if let kinds = filter.kinds, !kinds.isEmpty { conditions.append("e.kind = any(\(bind(kinds.map(\.rawValue)))::text[])") }
         if let from = filter.from { conditions.append("e.day >= \(bind(from))::date") }
@@ -56,29 +98,18 @@ extension JournalStore {
         var entries = decoded.map(\.entry)
         try await EntryRows.attach(to: &entries, on: database)
         for index in decoded.indices { decoded[index].entry = entries[index] }
-        return Page(
-            items: decoded.map { ($0.entry, Cursor.entry(day: $0.entry.day, createdMicros: $0.createdMicros, id: $0.entry.id)) },
-            hasNextPage: rows.count > first)
+        return Page(items: decoded.map { ($0.entry, $0.position) }, hasNextPage: rows.count > first)
     }
 
-    /// Entries whose text or tag names match `query` (web-search syntax, language-neutral), in
-    /// the journal's order: `entries` with a text filter.
-    public func search(_ query: String, first: Int, after: String? = nil) async throws -> Page<Entry> {
-        guard !query.allSatisfy(\.isWhitespace) else {
-            throw JournalError.badInput(field: "query", message: "say what to search for")
-        }
-        return try await entries(first: first, after: after, filter: EntryFilter(text: query))
-    }
-
-    /// Every day of `month` (`YYYY-MM`), in order, with its number of live entries and the
-    /// moods recorded: one statement.
+    /// Every day of `month` (`YYYY-MM`, 0001-01 to 9999-12), in order, with its number of live
+    /// entries and the moods recorded: one statement.
     public func calendar(month: String) async throws -> [CalendarDay] {
-        let parts = month.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]),
-            let number = Int(parts[1]), (1...12).contains(number)
-        else { throw JournalError.badInput(field: "month", message: "a month as YYYY-MM, e.g. 2026-11") }
-        let first = PostgresDate(year: year, month: number, day: 1)
-        let next = number == 12 ? PostgresDate(year: year + 1, month: 1, day: 1) : PostgresDate(year: year, month: number + 1, day: 1)
+        // Its first day, as the Date scalar reads days (0001-01 to 9999-12).
+        guard let first = PostgresDate(month + "-01") else {
+            throw JournalError.badInput(field: "month", message: "a month as YYYY-MM, e.g. 2026-11")
+        }
+        let next = first.month == 12
+            ? PostgresDate(year: first.year + 1, month: 1, day: 1) : PostgresDate(year: first.year, month: first.month + 1, day: 1)
         var days = (first.daysSince2000..<next.daysSince2000).map {
             CalendarDay(day: PostgresDate(daysSince2000: $0), entryCount: 0, moods: [])
         }

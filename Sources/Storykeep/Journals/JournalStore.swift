@@ -19,9 +19,6 @@ public struct JournalStore<Database: PostgresQueryable>: Sendable {
         self.database = database
     }
 
-    /// The longest text an entry may hold, in characters (Unicode scalars, as PostgreSQL counts).
-    public static var maxTextLength: Int { 20_000 }
-
     /// Writes a new entry with its tags and media. Refused (`badInput`) when the date or kind is
     /// missing, a text is too long, a MOOD entry has no mood or its day already has a check-in,
     /// a tag id is not one of the person's tags, or a media id is not one of the person's
@@ -133,10 +130,10 @@ public struct JournalStore<Database: PostgresQueryable>: Sendable {
     func validate(_ input: EntryInput, entryID: UUID?) async throws -> ValidInput {
         guard let day = input.day else { throw JournalError.badInput(field: "date", message: "an entry needs a date") }
         guard let kind = input.kind else { throw JournalError.badInput(field: "kind", message: "an entry needs a kind") }
-        try Self.checkLength(input.text, field: "text", 0...Self.maxTextLength)
-        try Self.checkLength(input.mood, field: "mood", 1...50)
-        try Self.checkLength(input.background, field: "background", 1...100)
-        try Self.checkLength(input.suggestion, field: "suggestion", 1...500)
+        try Self.checkLength(input.text, field: "text", .entryText)
+        try Self.checkLength(input.mood, field: "mood", .mood)
+        try Self.checkLength(input.background, field: "background", .background)
+        try Self.checkLength(input.suggestion, field: "suggestion", .suggestion)
         if kind == .mood && input.mood == nil {
             throw JournalError.badInput(field: "mood", message: "a MOOD entry needs a mood")
         }
@@ -181,11 +178,9 @@ public struct JournalStore<Database: PostgresQueryable>: Sendable {
         return valid
     }
 
-    /// Refuses `text` whose length in characters (Unicode scalars, as PostgreSQL's `length`
-    /// counts) is outside `range`.
-    static func checkLength(_ text: String?, field: String, _ range: ClosedRange<Int>) throws {
-        guard let text, !range.contains(text.unicodeScalars.count) else { return }
-        throw JournalError.badInput(
-            field: field, message: "must be \(range.lowerBound) to \(range.upperBound) characters long")
+    /// Refuses `text` that `limit` does not admit, naming `field`.
+    static func checkLength(_ text: String?, field: String, _ limit: TextLimit) throws {
+        guard let text, !limit.admits(text) else { return }
+        throw JournalError.badInput(field: field, message: "must have \(limit)")
     }
 }

@@ -37,17 +37,17 @@ public struct JournalsModule: StorykeepModule {
         }
         module.query("entries", access: .authenticated) { arguments, context in
             let filter = try JournalValues.entryFilter(arguments["filter"]?.objectValue)
+            let after = try context.cursors.position(after: arguments["after"]?.stringValue, of: EntryPosition.self)
             return try await context.transaction { tx in
-                try await JournalStore(tx).entries(
-                    first: arguments["first"]?.intValue ?? 20, after: arguments["after"]?.stringValue, filter: filter)
-            }.connection(node: { $0 })
+                try await JournalStore(tx).entries(first: arguments["first"]?.intValue ?? 20, after: after, filter: filter)
+            }.connection(cursors: context.cursors, node: { $0 })
         }
         module.query("search", access: .authenticated) { arguments, context in
-            try await context.transaction { tx in
+            let after = try context.cursors.position(after: arguments["after"]?.stringValue, of: EntryPosition.self)
+            return try await context.transaction { tx in
                 try await JournalStore(tx).search(
-                    arguments["query"]?.stringValue ?? "", first: arguments["first"]?.intValue ?? 20,
-                    after: arguments["after"]?.stringValue)
-            }.connection(node: { $0 })
+                    arguments["query"]?.stringValue ?? "", first: arguments["first"]?.intValue ?? 20, after: after)
+            }.connection(cursors: context.cursors, node: { $0 })
         }
         module.query("calendar", access: .authenticated) { arguments, context in
             let days = try await context.transaction { tx in

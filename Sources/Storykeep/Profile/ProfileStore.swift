@@ -74,15 +74,15 @@ public struct ProfileStore<Database: PostgresQueryable>: Sendable {
     /// name is empty or too long, a colour is not `#rrggbb[aa]`, the mood icons are not 1 to 24
     /// single emoji with distinct labels, or the avatar file is not one of the person's images.
     public func updateProfile(_ changes: ProfileChanges, defaultMoodIcons: [MoodIcon]) async throws -> Profile {
-        let displayName = try changes.displayName.map { try Self.trimmed($0, field: "displayName", max: 100) }
-        let avatar = try changes.avatar.map { try Self.trimmed($0, field: "avatar", max: 100) }
+        let displayName = try changes.displayName.map { try Self.trimmed($0, field: "displayName", .profileDisplayName) }
+        let avatar = try changes.avatar.map { try Self.trimmed($0, field: "avatar", .avatar) }
         try changes.colours.map(Self.checkColours)
         try changes.moodIcons.map(Self.checkMoodIcons)
         let backgrounds = try changes.entryBackgrounds.map { list in
             guard list.count <= 50 else {
                 throw JournalError.badInput(field: "entryBackgrounds", message: "at most 50 backgrounds")
             }
-            return try list.map { try Self.trimmed($0, field: "entryBackgrounds", max: 100) }
+            return try list.map { try Self.trimmed($0, field: "entryBackgrounds", .background) }
         }
         if let media = changes.avatarMediaID {
             let isImage = try await database.query(
@@ -111,11 +111,9 @@ public struct ProfileStore<Database: PostgresQueryable>: Sendable {
         return try await profile(defaultMoodIcons: defaultMoodIcons)
     }
 
-    private static func trimmed(_ text: String, field: String, max: Int) throws -> String {
+    private static func trimmed(_ text: String, field: String, _ limit: TextLimit) throws -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...max).contains(trimmed.unicodeScalars.count) else {
-            throw JournalError.badInput(field: field, message: "must be 1 to \(max) characters long")
-        }
+        guard limit.admits(trimmed) else { throw JournalError.badInput(field: field, message: "must have \(limit)") }
         return trimmed
     }
 
@@ -135,10 +133,11 @@ public struct ProfileStore<Database: PostgresQueryable>: Sendable {
             throw JournalError.badInput(field: "moodIcons", message: "1 to 24 mood icons")
         }
         for icon in icons {
+            // One emoji is one Character (a grapheme cluster, 👍🏽 included): a shape, not a length limit.
             guard icon.emoji.count == 1, !icon.emoji.allSatisfy(\.isWhitespace) else {
                 throw JournalError.badInput(field: "moodIcons", message: "each icon is one emoji")
             }
-            _ = try trimmed(icon.label, field: "moodIcons", max: 50)
+            _ = try trimmed(icon.label, field: "moodIcons", .mood)
         }
         guard Set(icons.map { $0.label.lowercased() }).count == icons.count else {
             throw JournalError.badInput(field: "moodIcons", message: "each label once")

@@ -9,7 +9,8 @@ extension TenantModule {
 public struct TagSettings: TenantSettings {
     public static let keys = CodingKeys.allCases.map(\.rawValue)
 
-    /// `suggestedTags` (default none): tags offered when writing an entry.
+    /// `suggestedTags` (default none): tags offered when writing an entry, each a tag's name
+    /// (``TextLimit/tagName``).
     public var suggestedTags: [String]
 
     public enum CodingKeys: String, CodingKey, CaseIterable { case suggestedTags }
@@ -17,7 +18,9 @@ public struct TagSettings: TenantSettings {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         suggestedTags = try c.decode([String].self, forKey: .suggestedTags, default: [])
-        try c.require(!suggestedTags.contains(where: \.isBlank), at: .suggestedTags, "non-empty tags")
+        try c.require(
+            suggestedTags.allSatisfy { !$0.isBlank && TextLimit.tagName.admits($0) }, at: .suggestedTags,
+            "non-empty tags of \(TextLimit.tagName) (Unicode code points)")
         try c.require(Set(suggestedTags.map { $0.lowercased() }).count == suggestedTags.count, at: .suggestedTags, "each tag once")
     }
 }

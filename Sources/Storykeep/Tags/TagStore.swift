@@ -122,12 +122,12 @@ public struct TagStore<Database: PostgresQueryable>: Sendable {
             """, tag, excluded)
     }
 
-    /// `name` trimmed, if it is 1 to 99 characters long (Unicode scalars, as PostgreSQL counts).
+    /// `name` trimmed, if ``TextLimit/tagName`` admits it.
     static func validName(_ name: String) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw JournalError.badInput(field: "name", message: "a tag needs a name") }
-        guard trimmed.unicodeScalars.count <= 99 else {
-            throw JournalError.badInput(field: "name", message: "a tag's name is at most 99 characters long")
+        guard TextLimit.tagName.admits(trimmed) else {
+            throw JournalError.badInput(field: "name", message: "a tag's name has \(TextLimit.tagName)")
         }
         return trimmed
     }

@@ -80,10 +80,11 @@ public struct TenantStore: Sendable {
     /// offline; applying its file again repairs it.
     public func all(invalid: (_ slug: String, _ problem: TenantFileError) -> Void = { _, _ in }) async throws -> [Tenant] {
         let rows = try await pool.transaction { tx in
-            try await tx.query("SELECT tenant_id, enabled, slug, config::text FROM tenants ORDER BY slug").map { row in
+            try await tx.query("SELECT tenant_id, enabled, slug, config::text, cursor_key FROM tenants ORDER BY slug").map { row in
                 (
                     id: try row.decode(UUID.self, at: 0), enabled: try row.decode(Bool.self, at: 1),
-                    slug: try row.decode(String.self, at: 2), config: try row.decode(String.self, at: 3)
+                    slug: try row.decode(String.self, at: 2), config: try row.decode(String.self, at: 3),
+                    cursorKey: CursorKey(bytes: try row.decode([UInt8].self, at: 4))
                 )
             }
         }
@@ -92,7 +93,7 @@ public struct TenantStore: Sendable {
                 let decoder = JSONDecoder()
                 decoder.userInfo = format.userInfo
                 let file = try decoder.decode(TenantFile.self, from: Data(row.config.utf8))
-                return Tenant(id: row.id, enabled: row.enabled, file: file)
+                return Tenant(id: row.id, enabled: row.enabled, file: file, cursorKey: row.cursorKey)
             } catch let error as DecodingError {
                 invalid(row.slug, TenantFileError(file: "tenants.config of \(row.slug)", decodingError: error))
             } catch {

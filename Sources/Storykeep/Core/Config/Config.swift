@@ -63,6 +63,11 @@ public struct StorykeepConfig: Sendable {
         /// `database.migrationsDirectory`: the `NNNN_name.sql` files `storykeep migrate` applies and
         /// `/health/ready` checks.
         public var migrationsDirectory: String
+        /// `database.statementTimeoutSeconds`: the longest a statement of a request may run (set
+        /// transaction-locally with the request's context, ``DomainServices/requestSettings(_:)``)
+        /// before PostgreSQL stops it and the request gets TIMEOUT. Commands (migrate, seed,
+        /// purge) and the server's background purge are not held to it.
+        public var statementTimeout: Duration
 
         public init(reader: ConfigReader) throws {
             url = reader.string(forKey: "url", isSecret: true)
@@ -72,6 +77,10 @@ public struct StorykeepConfig: Sendable {
                 try reader.requiredDouble(forKey: "acquireTimeoutSeconds").checked("database.acquireTimeoutSeconds", min: 0.001)
             )
             migrationsDirectory = try reader.requiredString(forKey: "migrationsDirectory")
+            // At most a day: PostgreSQL's limit is 2^31 - 1 milliseconds.
+            statementTimeout = .seconds(
+                try reader.requiredDouble(forKey: "statementTimeoutSeconds")
+                    .checked("database.statementTimeoutSeconds", min: 0.001, max: 86_400))
         }
 
         /// The app role's connection string, or an error that says how to provide one.

@@ -1,8 +1,8 @@
 import CCrypto
 import Foundation
 
-/// The few primitives of OpenSSL's libcrypto that accounts need: its CSPRNG, SHA-256 and a
-/// constant-time comparison.
+/// The few primitives of OpenSSL's libcrypto that accounts and cursors need: its CSPRNG,
+/// SHA-256, HMAC-SHA-256 and a constant-time comparison; and base64url.
 package enum Crypto {
     /// libcrypto's random generator could not produce bytes (it was never seeded); nothing that
     /// needs a secret may go on.
@@ -33,6 +33,22 @@ package enum Crypto {
         return digest
     }
 
+    /// The HMAC-SHA-256 (RFC 2104) of `bytes` under `key`, through libcrypto's one-shot `HMAC`.
+    package static func hmacSHA256(key: [UInt8], _ bytes: [UInt8]) -> [UInt8] {
+        var mac = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        var length: UInt32 = 0
+        let result = key.withUnsafeBytes { key in
+            bytes.withUnsafeBufferPointer { input in
+                mac.withUnsafeMutableBufferPointer { mac in
+                    HMAC(EVP_sha256(), key.baseAddress, Int32(key.count), input.baseAddress, input.count, mac.baseAddress, &length)
+                }
+            }
+        }
+        // HMAC fails only when it cannot allocate its context: no MAC to return then.
+        precondition(result != nil && length == SHA256_DIGEST_LENGTH, "HMAC(SHA-256) failed")
+        return mac
+    }
+
     /// Whether `a` and `b` hold the same bytes, in time that depends only on their length
     /// (`CRYPTO_memcmp`), so comparing a secret leaks nothing of where it first differs. A length
     /// difference answers at once: lengths are not secret here.
@@ -60,6 +76,41 @@ package enum Crypto {
             index += 3
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The bytes of `text` in base64's URL- and filename-safe alphabet without padding, as
+    /// ``base64URL(_:)`` writes them; nil for any other character or an impossible length.
+    package static func bytes(base64URL text: some StringProtocol) -> [UInt8]? {
+        guard text.utf8.count % 4 != 1 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count * 3 / 4)
+        var group: UInt32 = 0
+        var digits = 0
+        for byte in text.utf8 {
+            let value: UInt8
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = byte - UInt8(ascii: "A")
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): value = byte - UInt8(ascii: "a") + 26
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0") + 52
+            case UInt8(ascii: "-"): value = 62
+            case UInt8(ascii: "_"): value = 63
+            default: return nil
+            }
+            group = group << 6 | UInt32(value)
+            digits += 1
+            if digits == 4 {
+                out += [UInt8(truncatingIfNeeded: group >> 16), UInt8(truncatingIfNeeded: group >> 8), UInt8(truncatingIfNeeded: group)]
+                group = 0
+                digits = 0
+            }
+        }
+        // 2 or 3 digits left: 1 or 2 bytes, in their high bits.
+        if digits > 0 {
+            group <<= 6 * UInt32(4 - digits)
+            out.append(UInt8(truncatingIfNeeded: group >> 16))
+            if digits == 3 { out.append(UInt8(truncatingIfNeeded: group >> 8)) }
+        }
+        return out
     }
 
     /// `bytes` in lowercase hexadecimal, two digits a byte.

@@ -9,11 +9,16 @@ public struct Tenant: Sendable, Equatable {
     public var enabled: Bool
     /// `tenants.config`: the tenant file as last applied, defaults filled in.
     public var file: TenantFile
+    /// `tenants.cursor_key`: signs the cursors of the tenant's lists (``Cursors``).
+    public var cursorKey: CursorKey
 
-    public init(id: UUID, enabled: Bool, file: TenantFile) {
+    /// A tenant; without `cursorKey` (one made in memory, not read from the database) it gets a
+    /// random key of its own.
+    public init(id: UUID, enabled: Bool, file: TenantFile, cursorKey: CursorKey = .random()) {
         self.id = id
         self.enabled = enabled
         self.file = file
+        self.cursorKey = cursorKey
     }
 
     public var slug: String { file.slug }

@@ -91,7 +91,7 @@ public struct TenantFile: Codable, Sendable, Equatable {
     }
 
     package static func isValidSlug(_ slug: String) -> Bool {
-        slug.utf8.count <= 63 && slug.wholeMatch(of: /[a-z0-9]+(-[a-z0-9]+)*/) != nil
+        TextLimit.tenantSlug.admits(slug) && slug.wholeMatch(of: /[a-z0-9]+(-[a-z0-9]+)*/) != nil
     }
 
     static func isValidHost(_ host: String) -> Bool {

@@ -1,0 +1,68 @@
+/// How long a text people give may be, in characters counted as Unicode code points: what
+/// PostgreSQL's `length()` counts in a UTF-8 database. Every length limit of the domain is one
+/// of these, and each has the same numbers as the CHECK constraint of the column that keeps such
+/// text (`constraint`), so text the server admits, the database admits too.
+///
+/// Code points, not the characters a screen shows (Swift's `Character`): `"e\u{301}"`, an e with
+/// a combining accent, looks like one character and is two code points; a flag emoji is two.
+/// The SDL says "characters (Unicode code points)" where it gives a limit.
+public struct TextLimit: Sendable, Equatable, CustomStringConvertible {
+    /// The lengths admitted.
+    public let range: ClosedRange<Int>
+    /// The CHECK constraint holding the column that keeps such text to the same limit.
+    public let constraint: String
+
+    init(_ range: ClosedRange<Int>, constraint: String) {
+        self.range = range
+        self.constraint = constraint
+    }
+
+    /// The length of `text` as every limit counts it: its Unicode code points.
+    public static func length(of text: some StringProtocol) -> Int {
+        text.unicodeScalars.count
+    }
+
+    /// Whether `text`'s length is within the limit.
+    public func admits(_ text: some StringProtocol) -> Bool {
+        range.contains(Self.length(of: text))
+    }
+
+    /// The limit as people read it: "1 to 200 characters", "at most 20000 characters".
+    public var description: String {
+        range.lowerBound == 0 ? "at most \(range.upperBound) characters" : "\(range.lowerBound) to \(range.upperBound) characters"
+    }
+}
+
+extension TextLimit {
+    /// A tenant's slug (Migrations/0001_tenancy.sql), from its file.
+    public static let tenantSlug = TextLimit(1...63, constraint: "tenants_slug_format")
+    /// A person's name (Migrations/0002_accounts.sql).
+    public static let personDisplayName = TextLimit(1...200, constraint: "people_display_name_length")
+    /// A person's case number in the agency's case management system.
+    public static let externalRef = TextLimit(1...200, constraint: "people_external_ref_length")
+    /// An email address.
+    public static let email = TextLimit(1...254, constraint: "people_email_format")
+    /// What is typed as a username or email to log in, as the lockout counts it.
+    public static let loginName = TextLimit(1...254, constraint: "login_failures_name_length")
+    /// An entry's text, and a check-in's note (Migrations/0003_journals.sql).
+    public static let entryText = TextLimit(0...20_000, constraint: "entries_body_length")
+    /// A mood: an entry's, and each mood icon's label (the tenant's and a profile's), which
+    /// becomes an entry's mood at a check-in.
+    public static let mood = TextLimit(1...50, constraint: "entries_mood_length")
+    /// An entry's background, and each of the backgrounds a profile offers.
+    public static let background = TextLimit(1...100, constraint: "entries_background_length")
+    /// The suggestion an entry answers: a prompt of the tenant file.
+    public static let suggestion = TextLimit(1...500, constraint: "entries_suggestion_length")
+    /// A tag's name, and each of the tenant's suggested tags.
+    public static let tagName = TextLimit(1...99, constraint: "tags_name_length")
+    /// The name a profile greets its person by.
+    public static let profileDisplayName = TextLimit(1...100, constraint: "profiles_display_name_length")
+    /// A profile's built-in avatar name or emoji.
+    public static let avatar = TextLimit(1...100, constraint: "profiles_avatar_length")
+
+    /// Every limit, for the test that holds them to the database's constraints.
+    public static let all: [TextLimit] = [
+        tenantSlug, personDisplayName, externalRef, email, loginName, entryText, mood, background, suggestion, tagName,
+        profileDisplayName, avatar,
+    ]
+}
