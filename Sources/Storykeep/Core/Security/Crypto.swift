@@ -104,8 +104,10 @@ package enum Crypto {
                 digits = 0
             }
         }
-        // 2 or 3 digits left: 1 or 2 bytes, in their high bits.
+        // 2 or 3 digits left: 1 or 2 bytes, in their high bits. The bits below them must be zero,
+        // so that each byte string has exactly one text (a changed last digit is a changed text).
         if digits > 0 {
+            guard group & (digits == 2 ? 0xF : 0x3) == 0 else { return nil }
             group <<= 6 * UInt32(4 - digits)
             out.append(UInt8(truncatingIfNeeded: group >> 16))
             if digits == 3 { out.append(UInt8(truncatingIfNeeded: group >> 8)) }
