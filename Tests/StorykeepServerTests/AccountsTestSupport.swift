@@ -91,10 +91,11 @@ extension GraphQLValue {
 }
 
 /// Runs `test` against the server with `tenantCount` fresh tenants (their files changed by
-/// `tweak`), hashing new passwords with `argon2` (the floor by default).
+/// `tweak`), hashing new passwords with `argon2` (the floor by default); in process, or on a
+/// socket with `setup: .live`.
 func withAccounts(
     tenants tenantCount: Int = 1, argon2 parameters: Argon2Parameters = .floor,
-    tweak: (Int, inout TenantFile) -> Void = { _, _ in },
+    tweak: (Int, inout TenantFile) -> Void = { _, _ in }, setup: TestingSetup = .router,
     _ test: @escaping @Sendable (AccountsHarness) async throws -> Void
 ) async throws {
     let files = try await makeTenants(tenantCount, tweak)
@@ -118,7 +119,7 @@ func withAccounts(
             GraphQLHTTPHandler(executor: TenantGraphQLExecutor(graphQL: graphQL), configuration: .tenant(try await testConfig())),
             MediaEndpoint(downloads: MediaDownloads(services: graphQL.services)),
         ]
-        try await withTestServer(endpoints: endpoints) { client, _ in
+        try await withTestServer(endpoints: endpoints, setup: setup) { client, _ in
             try await test(
                 AccountsHarness(client: client, engine: graphQL, tenants: tenants, clock: clock, app: app, owner: owner, argon2: argon2))
         }
