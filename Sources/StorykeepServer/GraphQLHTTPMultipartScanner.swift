@@ -11,11 +11,11 @@ import NIOCore
 /// parts as its chunks arrive, keeping no more than a few bytes between chunks: each part's
 /// header lines, then its body as slices of the chunks (not copies), then its end.
 ///
-/// Finding the delimiter (`CRLF--boundary`) costs the same whatever a part holds: the scanner
+/// Finding the delimiter (`CRLF--boundary`) stays cheap whatever a part holds: the scanner
 /// jumps from one CR to the next with `memchr` and compares the delimiter only there, and as the
 /// boundary may not contain a CR, the bytes a comparison has read are never compared again, so
 /// the work is linear in the body. (multipart-kit's `MultipartParser`, used before, copied and
-/// reported a buffer at every CR and ran at 5.6 MB/s on a file of CR LF bytes.)
+/// reported a buffer at every CR: 6 to 15 MB/s on a file of CR LF bytes, in a release build.)
 ///
 /// The preamble (before the first delimiter) and the epilogue (after the closing one) are
 /// skipped. A body may start with the delimiter without its CRLF, as RFC 2046 allows. Transport
