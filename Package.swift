@@ -27,7 +27,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
-        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
         // Configuration: Config/storykeep.json, overridden by the environment (DESIGN.md). Hummingbird
         // already builds it; the default trait adds its JSON file provider.
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
@@ -91,7 +90,6 @@ let package = Package(
             dependencies: [
                 "Storykeep", "GraphQL", "Postgres", "CCrypto",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

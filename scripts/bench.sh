@@ -58,9 +58,20 @@ bench_login_storm() {
         --label "argon2.concurrentHashes $hashes, $(nproc) cores"
 }
 
+# Uploads (issue 16, item 9): a 25 MB file stored, and 26 MiB and 110 MiB files refused by their
+# Content-Length or while they stream, with the time to each answer and MB/s (scripts/bench-upload.py).
+bench_uploads() {
+    local password="bench uploader password"
+    printf '%s\n' "$password" | $bin user create --tenant demo --role YOUNG_PERSON --username bench-uploader \
+        --password-stdin --if-absent >/dev/null
+    python3 scripts/bench-upload.py --base "$base" --tenant demo --user bench-uploader --password "$password" \
+        --label "$configuration build, $(nproc) cores"
+}
+
 bench_http_latency "GET /health/live" "$base/health/live"
 bench_http_latency "GET /health/ready (database answers, migrations current)" "$base/health/ready"
 bench_login_storm
+bench_uploads
 scripts/bench-graphql.sh
 
 # The journal with 1,000,000 entries (issue 5): a few minutes, most of them seeding; a cluster

@@ -4,8 +4,9 @@ public import Hummingbird
 /// Hummingbird's body decoding (`request.decode`) enforces with 413, and which handlers pass to
 /// `request.collectBody(upTo:)`. Reading stops at the limit, whatever `Content-Length` says.
 ///
-/// Upload routes, which accept larger bodies, collect with their own limit (`uploads.maxBytes`,
-/// lowered by the tenant's `uploads.maxMegabytes`) instead.
+/// Multipart uploads to the GraphQL endpoint, which accept larger bodies, are held to their own
+/// limits instead (`GraphQLHTTPUploadLimits`: `uploads.maxBytes`, lowered by the tenant's
+/// `uploads.maxMegabytes`).
 public struct BodyLimitMiddleware: RouterMiddleware {
     public typealias Context = StorykeepRequestContext
 

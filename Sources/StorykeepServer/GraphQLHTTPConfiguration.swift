@@ -1,7 +1,5 @@
-public import Storykeep
-
-/// The limits and switches of GraphQL over HTTP. The defaults suit a public endpoint; a tenant
-/// may lower or raise them (upload limits come from the tenant's file).
+/// The limits and switches of GraphQL over HTTP. The defaults suit a public endpoint. An
+/// executor may lower the upload limit per request (``GraphQLHTTPExecutor/uploadLimit(for:context:)``).
 public struct GraphQLHTTPConfiguration: Sendable {
     /// The largest `application/json` body (lowered to the request context's `maxUploadSize`
     /// when that is smaller), and the largest `operations` or `map` field of a multipart
@@ -19,7 +17,9 @@ public struct GraphQLHTTPConfiguration: Sendable {
     public var persistedQueryCapacity: Int
     public var persistedQueryMaxBytes: Int
     /// Uploads (the GraphQL multipart request specification): on or off, the largest file,
-    /// the most files, and the largest multipart body in all, in bytes.
+    /// the most files, and the largest multipart body in all, in bytes. Larger requests get 413,
+    /// before their body is read when their Content-Length tells, else as soon as the bytes
+    /// read pass the limit.
     public var uploadsEnabled: Bool
     public var maxFileSize: Int
     public var maxFiles: Int
@@ -56,14 +56,57 @@ public struct GraphQLHTTPConfiguration: Sendable {
     }
 }
 
-extension GraphQLHTTPConfiguration {
-    /// A tenant endpoint's: the files of an upload up to the server's ceiling (`uploads.maxBytes`),
-    /// the multipart body one such file and a little more. Each tenant's own lower limit
-    /// (`uploads.maxMegabytes`) is checked where a file is stored, and answered with a GraphQL
-    /// error naming the field, so that a file a little too large is told apart from an abuse.
-    public static func tenant(_ config: StorykeepConfig) -> GraphQLHTTPConfiguration {
-        GraphQLHTTPConfiguration(
-            maxBodySize: config.http.bodyLimitBytes, maxFileSize: config.uploads.maxBytes, maxFiles: 10,
-            maxMultipartBodySize: config.uploads.maxBytes + (1 << 20))
+/// The limits one multipart request is held to: the configuration's, lowered by the executor's
+/// upload limit for the request when it has one. With a request limit, the files together may
+/// have that many bytes, and the body that many plus `maxBodySize` (room for the `operations`
+/// and `map` fields, part headers and boundaries).
+struct GraphQLHTTPUploadLimits: Equatable {
+    /// The most bytes of one file.
+    var maxFileSize: Int
+    /// The most bytes of all the request's files together.
+    var maxTotalFileSize: Int
+    /// The most bytes of the whole body.
+    var maxBodySize: Int
+    /// The most bytes of the `operations` field, and of the `map` field.
+    var maxFieldSize: Int
+    var maxFiles: Int
+    /// The executor's limit for this request, for the messages.
+    let requestLimit: Int?
+
+    init(configuration: GraphQLHTTPConfiguration, requestLimit: Int?) {
+        let requestLimit = requestLimit.map { max($0, 0) }
+        self.requestLimit = requestLimit
+        maxFileSize = min(configuration.maxFileSize, requestLimit ?? .max)
+        maxTotalFileSize = requestLimit ?? .max
+        let withFields = requestLimit.map { $0.addingReportingOverflow(configuration.maxBodySize) }
+        maxBodySize = min(configuration.maxMultipartBodySize, withFields.map { $0.overflow ? .max : $0.partialValue } ?? .max)
+        maxFieldSize = configuration.maxBodySize
+        maxFiles = configuration.maxFiles
+    }
+
+    /// Refuses, before it is read, a body whose `Content-Length` is over `maxBodySize`.
+    func check(contentLength: String?) throws(GraphQLHTTPFailure) {
+        // The HTTP parser has checked the header's syntax; a value too large for Int is too large.
+        guard let contentLength, contentLength.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return }
+        guard let length = Int(contentLength), length <= maxBodySize else { throw bodyTooLarge }
+    }
+
+    /// The refusal of a body over `maxBodySize`, naming the request's upload limit when there is one.
+    var bodyTooLarge: GraphQLHTTPFailure {
+        guard let requestLimit else { return .tooLarge("The multipart body is larger than \(maxBodySize) bytes.") }
+        return .tooLarge("The upload is larger than this endpoint accepts: at most \(Self.describe(requestLimit)) of files per request.")
+    }
+
+    func fileTooLarge(_ field: String) -> GraphQLHTTPFailure {
+        .tooLarge("The file `\(field)` is larger than the limit of \(Self.describe(maxFileSize)).")
+    }
+
+    var filesTooLarge: GraphQLHTTPFailure {
+        .tooLarge("The files of this request are larger than the limit of \(Self.describe(maxTotalFileSize)) in all.")
+    }
+
+    /// `25 MiB`, or `1000 bytes` when not a whole number of MiB.
+    static func describe(_ bytes: Int) -> String {
+        bytes > 0 && bytes % 1_048_576 == 0 ? "\(bytes / 1_048_576) MiB" : "\(bytes) bytes"
     }
 }

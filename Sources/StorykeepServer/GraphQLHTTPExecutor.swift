@@ -24,10 +24,17 @@ public protocol GraphQLHTTPExecutor<Context>: Sendable {
     /// nothing about what another audience sent. Opaque to the HTTP layer; by default one scope
     /// for the whole handler, right for one schema serving one audience.
     func persistedQueryScope(for request: Request, context: Context) -> String
+    /// The most bytes of files `request` may upload, all its files together, when the executor
+    /// has a limit of its own for it (a tenant's, say), or `nil` for the configuration's alone.
+    /// The handler refuses with 413, before reading the body, a multipart request whose
+    /// Content-Length is over this plus the configuration's `maxBodySize` (the other fields),
+    /// and, while reading, one whose files pass it.
+    func uploadLimit(for request: Request, context: Context) -> Int?
 }
 
 extension GraphQLHTTPExecutor {
     public func persistedQueryScope(for request: Request, context: Context) -> String { "" }
+    public func uploadLimit(for request: Request, context: Context) -> Int? { nil }
 }
 
 /// One well-formed GraphQL-over-HTTP request, as the engine should run it.

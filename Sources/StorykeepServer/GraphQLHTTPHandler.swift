@@ -10,7 +10,11 @@ import Hummingbird
 ///   mutation gets 405 with `Allow: POST`.
 /// - `POST` with `application/json`: one operation as a JSON object, or, when
 ///   `maxBatchSize > 0`, a JSON array of them (answered with an array).
-/// - `POST` with `multipart/form-data`: uploads.
+/// - `POST` with `multipart/form-data`: uploads, held to the configuration's limits and the
+///   executor's ``GraphQLHTTPExecutor/uploadLimit(for:context:)``: refused with 413 by their
+///   Content-Length before anything is read, or as soon as the bytes read pass a limit. The
+///   answer goes out at once; whatever the client still sends of that body, Hummingbird reads
+///   and drops (nothing is kept) before the connection's next request.
 /// - Anything else: 415 for other content types, 405 for other methods, 406 when the
 ///   `Accept` header allows neither `application/graphql-response+json` nor `application/json`.
 ///
@@ -80,8 +84,11 @@ public struct GraphQLHTTPHandler<Executor: GraphQLHTTPExecutor>: Sendable {
             body = try await readJSON(request, limit: min(configuration.maxBodySize, context.maxUploadSize))
         case ("multipart", "form-data") where configuration.uploadsEnabled:
             try checkPreflightHeader(request)
+            let limits = GraphQLHTTPUploadLimits(
+                configuration: configuration, requestLimit: executor.uploadLimit(for: request, context: context))
+            try limits.check(contentLength: request.headers[.contentLength])
             let multipart = try await GraphQLHTTPMultipartRequest.read(
-                request, boundary: contentType.parameter("boundary") ?? "", configuration: configuration)
+                request, boundary: contentType.parameter("boundary") ?? "", limits: limits, maxJSONDepth: configuration.maxJSONDepth)
             body = multipart.operations
             uploads = multipart.uploads
         default:

@@ -1,6 +1,5 @@
 import GraphQL
 import Hummingbird
-import MultipartKit
 
 /// Reads a request of the GraphQL multipart request specification
 /// (https://github.com/jaydenseric/graphql-multipart-request-spec):
@@ -12,8 +11,9 @@ import MultipartKit
 /// ```
 ///
 /// `operations` and `map` come first, then the files. The body is streamed through
-/// multipart-kit's incremental parser: nothing but the files the map names is kept, every part
-/// is held to its limit as it arrives, and the whole body to `maxMultipartBodySize`.
+/// ``GraphQLHTTPMultipartScanner``: nothing but the files the map names is kept, and every part,
+/// the files together and the whole body are held to their ``GraphQLHTTPUploadLimits`` as the
+/// bytes arrive, so that a request past a limit is answered without reading the rest of it.
 struct GraphQLHTTPMultipartRequest {
     /// The `operations` JSON, each file's `null` replaced with its marker.
     var operations: GraphQLValue
@@ -21,36 +21,34 @@ struct GraphQLHTTPMultipartRequest {
     var uploads: [String: GraphQLUpload]
 
     static func read(
-        _ request: Request, boundary: String, configuration: GraphQLHTTPConfiguration
+        _ request: Request, boundary: String, limits: GraphQLHTTPUploadLimits, maxJSONDepth: Int
     ) async throws -> GraphQLHTTPMultipartRequest {
-        guard !boundary.isEmpty, boundary.utf8.count <= 70 else {
-            throw GraphQLHTTPFailure.badRequest("The multipart boundary must have 1 to 70 characters.")
+        var scanner: GraphQLHTTPMultipartScanner
+        do {
+            scanner = try GraphQLHTTPMultipartScanner(boundary: boundary)
+        } catch {
+            throw GraphQLHTTPFailure.badRequest("The multipart boundary must have 1 to 70 characters of those RFC 2046 allows.")
         }
-        let reader = PartReader(configuration: configuration)
-        let parser = MultipartParser(boundary: boundary)
-        parser.onHeader = { name, value in reader.header(name: name, value: value) }
-        parser.onBody = { reader.body(&$0) }
-        parser.onPartComplete = { reader.completePart() }
+        let contentLength = request.headers[.contentLength].flatMap { Int($0) }
+        let reader = PartReader(limits: limits, maxJSONDepth: maxJSONDepth, bodySize: contentLength)
         var received = 0
-        for try await buffer in request.body {
-            received += buffer.readableBytes
-            guard received <= configuration.maxMultipartBodySize else {
-                throw GraphQLHTTPFailure.tooLarge(
-                    "The multipart body is larger than \(configuration.maxMultipartBodySize) bytes.")
+        do {
+            for try await buffer in request.body {
+                received += buffer.readableBytes
+                guard received <= limits.maxBodySize else { throw limits.bodyTooLarge }
+                try scanner.scan(buffer) { try reader.read($0) }
+                if scanner.isComplete { break }
             }
-            do {
-                try parser.execute(buffer)
-            } catch {
-                throw GraphQLHTTPFailure.badRequest("The multipart body is malformed.")
-            }
-            if let failure = reader.failure { throw failure }
+            try scanner.finish()
+        } catch let malformed as GraphQLHTTPMultipartScanner.Malformed {
+            throw GraphQLHTTPFailure.badRequest("The multipart body is malformed: \(malformed.reason).")
         }
         return try reader.finish()
     }
 }
 
-/// Collects the parts as the parser reports them. The parser's callbacks cannot throw, so the
-/// first failure is kept and everything after it ignored; `read` checks after each chunk.
+/// Collects the parts as the scanner reports them, and refuses the request (throws) as soon as
+/// one is out of place or over its limit.
 private final class PartReader {
     private enum Stage {
         case operations
@@ -58,34 +56,52 @@ private final class PartReader {
         case files
     }
 
-    private let configuration: GraphQLHTTPConfiguration
+    private let limits: GraphQLHTTPUploadLimits
+    private let maxJSONDepth: Int
     private var stage = Stage.operations
-    private(set) var failure: GraphQLHTTPFailure?
 
     // The part being read.
     private var name: String?
     private var filename: String?
     private var contentType: String?
-    private var bytes = ByteBuffer()
+    private var bytes: [UInt8] = []
     private var keepsBody = true
+    /// The bytes of the files the map names, so far.
+    private var fileBytes = 0
 
     private var operations: GraphQLValue = .null
     /// The files the map expects, by field name, with the paths they go to.
     private var expected: [String: [[String]]] = [:]
     private var uploads: [String: GraphQLUpload] = [:]
 
-    init(configuration: GraphQLHTTPConfiguration) {
-        self.configuration = configuration
+    /// The body's size when its Content-Length tells: what a file's buffer reserves at once.
+    private let bodySize: Int?
+
+    init(limits: GraphQLHTTPUploadLimits, maxJSONDepth: Int, bodySize: Int?) {
+        self.limits = limits
+        self.maxJSONDepth = maxJSONDepth
+        self.bodySize = bodySize
     }
 
-    func header(name headerName: String, value: String) {
-        guard failure == nil else { return }
+    func read(_ event: GraphQLHTTPMultipartScanner.Event) throws(GraphQLHTTPFailure) {
+        switch event {
+        case .headers(let headers):
+            for (name, value) in headers { try header(name: name, value: value) }
+            keepsBody = stage != .files || name.map { expected[$0] != nil } ?? false
+        case .body(let chunk):
+            try body(chunk)
+        case .end:
+            try completePart()
+        }
+    }
+
+    private func header(name headerName: String, value: String) throws(GraphQLHTTPFailure) {
         switch headerName.lowercased() {
         case "content-disposition":
             let pieces = GraphQLHTTPMediaType.splitOutsideQuotes(value, on: ";")
             guard pieces.first?.trimmingWhitespace().lowercased() == "form-data",
                 let parameters = GraphQLHTTPMediaType.parameters(pieces.dropFirst())
-            else { return fail(.badRequest("A multipart part has a malformed Content-Disposition.")) }
+            else { throw .badRequest("A multipart part has a malformed Content-Disposition.") }
             name = parameters.first { $0.name == "name" }?.value
             filename = parameters.first { $0.name == "filename" }?.value
         case "content-type":
@@ -93,55 +109,61 @@ private final class PartReader {
         default:
             break
         }
-        keepsBody = stage != .files || name.map { expected[$0] != nil } ?? false
     }
 
-    func body(_ chunk: inout ByteBuffer) {
-        guard failure == nil, keepsBody else { return }
-        let limit = stage == .files ? configuration.maxFileSize : configuration.maxBodySize
-        guard bytes.readableBytes + chunk.readableBytes <= limit else {
-            let what = stage == .files ? "The file `\(name ?? "")`" : "The `\(name ?? "")` field"
-            return fail(.tooLarge("\(what) is larger than \(limit) bytes."))
+    private func body(_ chunk: ByteBuffer) throws(GraphQLHTTPFailure) {
+        guard keepsBody else { return }
+        let size = bytes.count + chunk.readableBytes
+        guard stage == .files else {
+            guard size <= limits.maxFieldSize else {
+                throw .tooLarge("The `\(name ?? "")` field is larger than \(limits.maxFieldSize) bytes.")
+            }
+            Self.append(chunk, to: &bytes)
+            return
         }
-        bytes.writeBuffer(&chunk)
+        fileBytes += chunk.readableBytes
+        guard size <= limits.maxFileSize else { throw limits.fileTooLarge(name ?? "") }
+        guard fileBytes <= limits.maxTotalFileSize else { throw limits.filesTooLarge }
+        if bytes.isEmpty { bytes.reserveCapacity(min(limits.maxFileSize, bodySize ?? 1 << 20)) }
+        Self.append(chunk, to: &bytes)
     }
 
-    func completePart() {
-        guard failure == nil else { return }
+    /// One copy, with `memcpy`.
+    private static func append(_ chunk: ByteBuffer, to bytes: inout [UInt8]) {
+        chunk.withUnsafeReadableBytes { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
+    }
+
+    private func completePart() throws(GraphQLHTTPFailure) {
         defer {
             name = nil
             filename = nil
             contentType = nil
-            bytes = ByteBuffer()
+            bytes = []
             keepsBody = true
         }
-        guard let name else { return fail(.badRequest("A multipart part has no name.")) }
+        guard let name else { throw .badRequest("A multipart part has no name.") }
         switch stage {
         case .operations:
             guard name == "operations" else {
-                return fail(.badRequest("Misordered multipart fields: `operations` must come first, then `map`, then the files."))
+                throw .badRequest("Misordered multipart fields: `operations` must come first, then `map`, then the files.")
             }
-            guard let value = json(named: "operations") else { return }
-            operations = value
+            operations = try json(named: "operations")
             stage = .map
         case .map:
             guard name == "map" else {
-                return fail(.badRequest("Misordered multipart fields: `map` must follow `operations`, before the files."))
+                throw .badRequest("Misordered multipart fields: `map` must follow `operations`, before the files.")
             }
-            guard let value = json(named: "map") else { return }
-            readMap(value)
+            try readMap(try json(named: "map"))
             stage = .files
         case .files:
             guard expected[name] != nil else { return }
-            guard uploads[name] == nil else { return fail(.badRequest("The file `\(name)` is sent twice.")) }
-            uploads[name] = GraphQLUpload(
-                filename: filename ?? "", contentType: contentType ?? "application/octet-stream", bytes: Array(bytes.readableBytesView))
+            guard uploads[name] == nil else { throw .badRequest("The file `\(name)` is sent twice.") }
+            uploads[name] = GraphQLUpload(filename: filename ?? "", contentType: contentType ?? "application/octet-stream", bytes: bytes)
         }
     }
 
     /// The operations with every file's marker in place, and the files by marker.
     func finish() throws(GraphQLHTTPFailure) -> GraphQLHTTPMultipartRequest {
-        if let failure { throw failure }
         switch stage {
         case .operations: throw .badRequest("Missing multipart field `operations`.")
         case .map: throw .badRequest("Missing multipart field `map`.")
@@ -159,43 +181,37 @@ private final class PartReader {
         return GraphQLHTTPMultipartRequest(operations: operations, uploads: byMarker)
     }
 
-    private func json(named field: String) -> GraphQLValue? {
+    private func json(named field: String) throws(GraphQLHTTPFailure) -> GraphQLValue {
         do {
-            return try GraphQLValue(json: bytes.readableBytesView, maxDepth: configuration.maxJSONDepth)
+            return try GraphQLValue(json: bytes, maxDepth: maxJSONDepth)
         } catch {
-            fail(.badRequest("The multipart field `\(field)` is not valid JSON: \(error.message)."))
-            return nil
+            throw .badRequest("The multipart field `\(field)` is not valid JSON: \(error.message).")
         }
     }
 
     /// Checks the map: an object of field name to a non-empty array of paths, each leading to
     /// a `null` in the operations.
-    private func readMap(_ map: GraphQLValue) {
+    private func readMap(_ map: GraphQLValue) throws(GraphQLHTTPFailure) {
         guard case .object(let entries) = map else {
-            return fail(.badRequest("The multipart field `map` must be an object of field names to arrays of paths."))
+            throw .badRequest("The multipart field `map` must be an object of field names to arrays of paths.")
         }
-        guard entries.count <= configuration.maxFiles else {
-            return fail(.tooLarge("The request has more than \(configuration.maxFiles) files."))
+        guard entries.count <= limits.maxFiles else {
+            throw .tooLarge("The request has more than \(limits.maxFiles) files.")
         }
         for (field, pathsValue) in entries.entries {
             guard case .list(let paths) = pathsValue, !paths.isEmpty else {
-                return fail(.badRequest("The `map` entry `\(field)` must be a non-empty array of paths."))
+                throw .badRequest("The `map` entry `\(field)` must be a non-empty array of paths.")
             }
             var components: [[String]] = []
             for path in paths {
                 let keys = path.stringValue?.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
                 guard let keys, Self.value(in: operations, at: keys[...]) == .null else {
-                    return fail(.badRequest(
-                        "The `map` entry `\(field)` has a path that does not lead to a null in `operations`: \(path.json)."))
+                    throw .badRequest("The `map` entry `\(field)` has a path that does not lead to a null in `operations`: \(path.json).")
                 }
                 components.append(keys)
             }
             expected[field] = components
         }
-    }
-
-    private func fail(_ failure: GraphQLHTTPFailure) {
-        if self.failure == nil { self.failure = failure }
     }
 
     /// The value at a path of object keys and list indices; nil when the path leads nowhere.

@@ -37,4 +37,21 @@ public struct TenantGraphQLExecutor: GraphQLHTTPExecutor {
     public func persistedQueryScope(for request: Request, context: Context) -> String {
         context.tenant.id.uuidString
     }
+
+    /// The tenant's upload limit (`uploads.maxMegabytes` in its file), for all the files of one
+    /// request together.
+    public func uploadLimit(for request: Request, context: Context) -> Int? {
+        context.tenant.file.uploads.maxBytes
+    }
+}
+
+extension GraphQLHTTPConfiguration {
+    /// A tenant endpoint's: GraphQL request bodies up to `http.bodyLimitBytes`, and uploads up to
+    /// the server's ceiling, `uploads.maxBytes`, which each tenant's own limit lowers
+    /// (``TenantGraphQLExecutor/uploadLimit(for:context:)``).
+    public static func tenant(_ config: StorykeepConfig) -> GraphQLHTTPConfiguration {
+        GraphQLHTTPConfiguration(
+            maxBodySize: config.http.bodyLimitBytes, maxFileSize: config.uploads.maxBytes, maxFiles: 10,
+            maxMultipartBodySize: config.uploads.maxBytes + config.http.bodyLimitBytes)
+    }
 }

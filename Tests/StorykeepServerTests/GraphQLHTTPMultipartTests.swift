@@ -82,7 +82,7 @@ extension TestClientProtocol {
 
     @Test(arguments: [
         ("misordered", "Misordered multipart fields"),
-        ("missing operations", "The multipart body is malformed."),
+        ("missing operations", "Missing multipart field `operations`."),
         ("missing map", "Missing multipart field `map`."),
         ("bad operations JSON", "The multipart field `operations` is not valid JSON"),
         ("bad map JSON", "The multipart field `map` is not valid JSON"),
@@ -93,8 +93,8 @@ extension TestClientProtocol {
         ("file missing", "File missing in the request: `0`."),
         ("file twice", "The file `0` is sent twice."),
         ("no name", "A multipart part has no name."),
-        ("garbage", "Missing multipart field `operations`."),
-        ("no boundary", "The multipart boundary must have 1 to 70 characters."),
+        ("garbage", "The multipart body is malformed: it has no boundary line."),
+        ("no boundary", "The multipart boundary must have 1 to 70 characters of those RFC 2046 allows."),
     ])
     func malformedMultipartRequestsAre400(_ kind: String, _ message: String) async throws {
         var body = MultipartBody()
@@ -160,7 +160,7 @@ extension TestClientProtocol {
         try await withGraphQLServer(handler) { client in
             let large = try await client.post(upload([("0", String(repeating: "x", count: 101))]))
             #expect(large.status == .contentTooLarge)
-            #expect(large.errorMessages == ["The file `0` is larger than 100 bytes."])
+            #expect(large.errorMessages == ["The file `0` is larger than the limit of 100 bytes."])
 
             let tooMany = try await client.post(
                 upload([("0", "a"), ("1", "b"), ("2", "c")], map: #"{"0":["variables.file"],"1":["variables.file"],"2":["variables.file"]}"#))
@@ -173,6 +173,44 @@ extension TestClientProtocol {
             #expect(total.status == .contentTooLarge)
             #expect(total.errorMessages == ["The multipart body is larger than 2000 bytes."])
             try await client.expectAlive()
+        }
+    }
+
+    /// An executor with an upload limit of its own, as a tenant's.
+    struct LimitedExecutor: GraphQLHTTPExecutor {
+        typealias Context = BasicRequestContext
+        let limit: Int
+
+        func execute(_ operation: GraphQLHTTPOperation, request: Request, context: Context) async -> GraphQLHTTPResult {
+            await EchoExecutor().execute(operation, request: request, context: context)
+        }
+
+        func uploadLimit(for request: Request, context: Context) -> Int? { limit }
+    }
+
+    @Test func theExecutorsUploadLimitIsJudgedBeforeTheServersCeiling() async throws {
+        let limited = GraphQLHTTPHandler(
+            executor: LimitedExecutor(limit: 50), configuration: .init(maxBodySize: 1000, maxFileSize: 10_000, maxMultipartBodySize: 100_000))
+        try await withGraphQLServer(limited) { client in
+            // Its Content-Length is over the limit and room for the other fields (50 + 1000).
+            var long = upload([("0", "small")])
+            long.file("unmapped", filename: "u", String(repeating: "u", count: 1200))
+            let refused = try await client.post(long)
+            #expect(refused.status == .contentTooLarge)
+            #expect(refused.errorMessages == ["The upload is larger than this endpoint accepts: at most 50 bytes of files per request."])
+
+            let one = try await client.post(upload([("0", String(repeating: "x", count: 51))]))
+            #expect(one.status == .contentTooLarge)
+            #expect(one.errorMessages == ["The file `0` is larger than the limit of 50 bytes."])
+            let two = try await client.post(
+                upload([("0", String(repeating: "a", count: 30)), ("1", String(repeating: "b", count: 30))],
+                       map: #"{"0":["variables.file"],"1":["variables.file"]}"#))
+            #expect(two.status == .contentTooLarge)
+            #expect(two.errorMessages == ["The files of this request are larger than the limit of 50 bytes in all."])
+
+            let fits = try await client.post(upload([("0", String(repeating: "x", count: 50))]))
+            #expect(fits.status == .ok)
+            #expect(try fits.json["data"]?["uploads"]?["file"]?["text"] == .string(String(repeating: "x", count: 50)))
         }
     }
 

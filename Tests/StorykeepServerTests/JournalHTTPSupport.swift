@@ -53,6 +53,32 @@ enum JournalHTTP {
         return bytes
     }
 
+    /// The body and headers (but the token) of a GraphQL multipart request whose variables
+    /// `files` name uploads: each file goes to the variable path `variables.<path>`.
+    static func multipart(
+        _ query: String, _ variables: GraphQLObject, files: [(path: String, bytes: [UInt8], contentType: String)]
+    ) -> (headers: HTTPFields, body: [UInt8]) {
+        let boundary = "journal-test-boundary"
+        var body: [UInt8] = []
+        body.reserveCapacity(files.reduce(4096) { $0 + $1.bytes.count + 256 })
+        func part(_ headers: String, _ content: [UInt8]) {
+            body += Array("--\(boundary)\r\n\(headers)\r\n\r\n".utf8) + content + Array("\r\n".utf8)
+        }
+        part("Content-Disposition: form-data; name=\"operations\"",
+             Array(GraphQLValue.object(["query": .string(query), "variables": .object(variables)]).json.utf8))
+        var map = GraphQLObject()
+        for (index, file) in files.enumerated() { map["\(index)"] = .list([.string("variables.\(file.path)")]) }
+        part("Content-Disposition: form-data; name=\"map\"", Array(GraphQLValue.object(map).json.utf8))
+        for (index, file) in files.enumerated() {
+            part("Content-Disposition: form-data; name=\"\(index)\"; filename=\"file\(index)\"\r\nContent-Type: \(file.contentType)", file.bytes)
+        }
+        body += Array("--\(boundary)--\r\n".utf8)
+        let headers: HTTPFields = [
+            .contentType: "multipart/form-data; boundary=\(boundary)", HTTPField.Name("GraphQL-Require-Preflight")!: "1",
+        ]
+        return (headers, body)
+    }
+
     /// The fields of an entry the tests read back.
     static let entryFields = "id date kind text mood background suggestion tags { id name } media { id contentType byteSize sha256 url }"
 }
@@ -74,28 +100,11 @@ extension AccountsHarness {
     func upload(
         _ query: String, _ variables: GraphQLObject, files: [(path: String, bytes: [UInt8], contentType: String)], token: String
     ) async throws -> GraphQLValue {
-        let boundary = "journal-test-boundary"
-        var body: [UInt8] = []
-        body.reserveCapacity(files.reduce(4096) { $0 + $1.bytes.count + 256 })
-        func part(_ headers: String, _ content: [UInt8]) {
-            body += Array("--\(boundary)\r\n\(headers)\r\n\r\n".utf8) + content + Array("\r\n".utf8)
-        }
-        part("Content-Disposition: form-data; name=\"operations\"",
-             Array(GraphQLValue.object(["query": .string(query), "variables": .object(variables)]).json.utf8))
-        var map = GraphQLObject()
-        for (index, file) in files.enumerated() { map["\(index)"] = .list([.string("variables.\(file.path)")]) }
-        let mapJSON = GraphQLValue.object(map).json
-        part("Content-Disposition: form-data; name=\"map\"", Array(mapJSON.utf8))
-        for (index, file) in files.enumerated() {
-            part("Content-Disposition: form-data; name=\"\(index)\"; filename=\"file\(index)\"\r\nContent-Type: \(file.contentType)", file.bytes)
-        }
-        body += Array("--\(boundary)--\r\n".utf8)
-        let headers: HTTPFields = [
-            .contentType: "multipart/form-data; boundary=\(boundary)", .authorization: "Bearer \(token)",
-            HTTPField.Name("GraphQL-Require-Preflight")!: "1",
-        ]
+        let request = JournalHTTP.multipart(query, variables, files: files)
+        var headers = request.headers
+        headers[.authorization] = "Bearer \(token)"
         return try await client.execute(
-            uri: "/t/\(tenant.slug)/graphql", method: .post, headers: headers, body: ByteBuffer(bytes: body)
+            uri: "/t/\(tenant.slug)/graphql", method: .post, headers: headers, body: ByteBuffer(bytes: request.body)
         ) { response in try response.json }
     }
 

@@ -59,8 +59,11 @@ extension TenantFile {
 
 /// `uploads:` in a tenant file.
 public struct UploadPolicy: Codable, Sendable, Equatable {
-    /// `maxMegabytes` (default 25, 1–1024): the largest media file, in MiB (1,048,576 bytes). The
-    /// server's own `uploads.maxBytes` is a ceiling over every tenant.
+    /// `maxMegabytes` (default 25, 1–1024): the most bytes of media files one request may carry
+    /// (one file, or several together), in MiB (1,048,576 bytes). The HTTP layer refuses a larger
+    /// request with 413 before reading it (`TenantGraphQLExecutor.uploadLimit`), and the media
+    /// store checks each file again. The server's own `uploads.maxBytes` is a ceiling over every
+    /// tenant.
     public var maxMegabytes: Int
 
     public init(maxMegabytes: Int = 25) {
