@@ -1,6 +1,19 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// The domain's modules, each a target `Storykeep<Name>` in `Sources/Storykeep/<Name>/` that sees
+/// the core and the modules it `uses`, nothing else: a circle between modules, or a module reaching
+/// into another it does not name here, does not build. Adding a module adds one line here and one
+/// in `StorykeepModules.all` (docs/modules.md).
+let domainModules: [(name: String, uses: [String])] = [
+    ("Accounts", []),
+    ("Journals", []),
+    ("Profile", ["Journals"]),
+    ("Tags", ["Journals"]),
+    ("Archive", ["Journals"]),
+    ("Rewards", []),
+]
+
 let package = Package(
     name: "Storykeep",
     platforms: [.macOS(.v15)],
@@ -20,7 +33,14 @@ let package = Package(
         // Services run by the server (the tenant cache) and graceful shutdown; Hummingbird builds it.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
-    targets: [
+    targets: domainModules.map { module in
+        .target(
+            name: "Storykeep" + module.name,
+            dependencies: ["StorykeepCore", "GraphQL", "Postgres", .product(name: "Logging", package: "swift-log")]
+                + module.uses.map { .target(name: "Storykeep" + $0) },
+            path: "Sources/Storykeep/" + module.name
+        )
+    } + [
         // System libraries.
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
@@ -36,15 +56,33 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The domain.
+        // The domain: a shared core, one target per module (so that the compiler refuses a circle
+        // between modules and anything a module did not make `package` or `public`), and the
+        // composition root that lists the modules. See docs/modules.md.
         .target(
-            name: "Storykeep",
+            name: "StorykeepCore",
             dependencies: [
                 "GraphQL", "Postgres", "CArgon2", "CCrypto",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Yams", package: "Yams"),
                 .product(name: "Configuration", package: "swift-configuration"),
-            ]
+            ],
+            path: "Sources/Storykeep/Core"
+        ),
+        .target(
+            name: "StorykeepTenancy",
+            dependencies: ["StorykeepCore", "Postgres", .product(name: "Yams", package: "Yams")],
+            path: "Sources/Storykeep/Tenancy"
+        ),
+        .target(
+            name: "Storykeep",
+            dependencies: ["StorykeepCore", "StorykeepTenancy", "GraphQL", "Postgres", .product(name: "Logging", package: "swift-log")]
+                + domainModules.map { .target(name: "Storykeep" + $0.name) },
+            path: "Sources/Storykeep/Composition"
+        ),
+        .target(
+            name: "StorykeepSeed",
+            dependencies: ["Storykeep", "Postgres"],
+            path: "Sources/Storykeep/Seed"
         ),
         // HTTP.
         .target(
@@ -61,7 +99,7 @@ let package = Package(
         .executableTarget(
             name: "storykeep",
             dependencies: [
-                "StorykeepServer", "Storykeep", "GraphQL", "Postgres",
+                "StorykeepServer", "Storykeep", "StorykeepSeed", "GraphQL", "Postgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -70,14 +108,19 @@ let package = Package(
         // Corpus/: the differential cases and graphql-core's outputs, read by path (#filePath).
         .testTarget(name: "GraphQLTests", dependencies: ["GraphQL"], exclude: ["Corpus"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
-        .testTarget(name: "StorykeepTests", dependencies: ["Storykeep", "Postgres"]),
+        .testTarget(
+            name: "StorykeepTests",
+            dependencies: ["Storykeep", "StorykeepCore", "StorykeepTenancy", "StorykeepSeed", "Postgres"]
+                + domainModules.map { .target(name: "Storykeep" + $0.name) }
+        ),
         .testTarget(
             name: "StorykeepServerTests",
             dependencies: [
-                "StorykeepServer", "Storykeep", "Postgres",
+                "StorykeepServer", "Storykeep", "StorykeepCore", "StorykeepTenancy", "StorykeepSeed", "Postgres",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
-            ]
+            ] + domainModules.map { .target(name: "Storykeep" + $0.name) }
         ),
         .testTarget(name: "storykeepTests", dependencies: ["storykeep"]),
     ]
 )
+

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The GraphQL engine's figures (issue 3): `storykeep gql bench` and graphql-core 3.3.2 on the same
-# inputs (../shared/bench), in the same run, with the ratios. Medians of µs per operation, release
+# inputs (scripts/bench-corpus), in the same run, with the ratios. Medians of µs per operation, release
 # build. Called by scripts/bench.sh (make bench); runs alone too (it builds what it needs):
 #     scripts/bench-graphql.sh [seconds per figure, default 1]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 seconds=${1:-1}
-corpus=${STORYKEEP_BENCH_CORPUS:-../shared/bench}
+corpus=${STORYKEEP_BENCH_CORPUS:-scripts/bench-corpus}
 bin=.build/release/storykeep
 [[ -x $bin ]] || swift build -c release --product storykeep >&2
 python3 -c 'import graphql, sys; sys.exit(graphql.__version__ != "3.3.2")' 2>/dev/null \

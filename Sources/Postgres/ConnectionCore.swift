@@ -3,7 +3,7 @@ import Foundation
 import Logging
 
 /// One libpq connection and its prepared statements. Every method blocks and must run on the
-/// connection's own `BlockingWorker` thread, one at a time; nothing here is shared.
+/// connection's own thread (a `BoundedWorkerPool` of one), one at a time; nothing here is shared.
 final class ConnectionCore {
     private var connection: OpaquePointer?
     /// Prepared statement names by cache key (the SQL, plus the types of binary parameters).

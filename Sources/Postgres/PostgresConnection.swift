@@ -8,7 +8,8 @@ import Synchronization
 public final class PostgresConnection: PostgresQueryable, Sendable {
     /// A number unique within the pool, for logs.
     public let id: Int
-    private let worker: BlockingWorker
+    /// The connection's own thread: every libpq call on it runs there, in order.
+    private let worker: BoundedWorkerPool
     private let core: Confined
     /// What the last call left behind, read when the connection is given back to the pool.
     private let state: Mutex<(broken: Bool, idle: Bool)>
@@ -20,7 +21,7 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
         init(_ core: ConnectionCore) { self.core = core }
     }
 
-    private init(id: Int, worker: BlockingWorker, core: ConnectionCore, logger: Logger) {
+    private init(id: Int, worker: BoundedWorkerPool, core: ConnectionCore, logger: Logger) {
         self.id = id
         self.worker = worker
         self.core = Confined(core)
@@ -30,7 +31,7 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
 
     /// Opens a connection on a new dedicated thread.
     static func connect(id: Int, configuration: PostgresConfiguration, logger: Logger) async throws -> PostgresConnection {
-        let worker = BlockingWorker(name: "postgres-\(id)")
+        let worker = BoundedWorkerPool(threadCount: 1, name: "postgres-\(id)")
         do {
             let core = try await worker.run {
                 Confined(try ConnectionCore.connect(

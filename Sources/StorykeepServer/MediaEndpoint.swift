@@ -1,40 +1,53 @@
 import Foundation
 public import Hummingbird
+import Postgres
 public import Storykeep
 
-/// `GET /t/<slug>/media/<id>` (and `/media/<id>` on a tenant's hosts): a journal's file, with
-/// `Authorization: Bearer <token>`, for those who may read it (``MediaDownloads``).
+/// `GET <tenant root>/<path>/<id>`: a module's stored file (``ModuleEndpoint/files(path:source:)``,
+/// the journal's media at `media/<id>`), with `Authorization: Bearer <token>`, for those who may
+/// read it: one transaction as the token's person, whose row-level security decides.
 ///
 /// Browsers seek in audio and video with Range requests: a single `bytes=` range gets 206 with
 /// `Content-Range`, one outside the file 416; several ranges get the whole file (which HTTP
-/// allows). The SHA-256 is the `ETag`, so `If-None-Match` gets 304 and `If-Range` is honoured.
-/// Responses are `Cache-Control: private` (never in a shared cache) and `nosniff` (the stored
-/// type, recognised from the content at upload, is the only one a browser may use).
-public struct MediaEndpoint: TenantEndpoint {
-    public let downloads: MediaDownloads
+/// allows). The SHA-256 is the `ETag`, so `If-None-Match` gets 304 (reading no bytes) and
+/// `If-Range` is honoured. Responses are `Cache-Control: private` (never in a shared cache) and
+/// `nosniff` (the stored type, recognised from the content at upload, is the only one a browser
+/// may use).
+public struct FilesEndpoint: TenantEndpoint {
+    public let path: String
+    public let source: any FileSource
+    public let graphQL: TenantGraphQL
 
-    public init(downloads: MediaDownloads) {
-        self.downloads = downloads
+    public init(path: String, source: any FileSource, graphQL: TenantGraphQL) {
+        self.path = path
+        self.source = source
+        self.graphQL = graphQL
     }
 
     public func register(on group: RouterGroup<TenantRequestContext>) {
-        group.get("media/:id") { request, context in
+        group.get("\(path)/:id") { request, context in
             try await respond(to: request, context: context)
         }
     }
 
+    /// What became of a download.
+    private enum Outcome: Sendable {
+        case unauthenticated
+        case notFound
+        case file(FileDescription, bytes: [UInt8], selection: FileByteSelection)
+        /// Reading took longer than the request's statement timeout (`database.statementTimeoutSeconds`).
+        case timedOut
+    }
+
     func respond(to request: Request, context: TenantRequestContext) async throws -> Response {
-        let id = context.parameters.get("id") ?? ""
         let rangeHeader = request.headers[.range]
         let ifRange = request.headers[.ifRange]
         let ifNoneMatch = request.headers[.ifNoneMatch]
-        // Which bytes to read, once the file's size and tag are known: none for a client that has them.
-        let outcome = try await downloads.read(
-            id: id, tenant: context.tenant, authorization: request.headers[.authorization]
-        ) { info in
-            if Self.matches(ifNoneMatch, info) { return .nothing }
-            guard let rangeHeader, ifRange == nil || ifRange == Self.etag(info) else { return .whole }
-            return ByteRange.select(rangeHeader, size: info.byteSize)
+        let outcome = try await read(id: context.parameters.get("id") ?? "", context: context) { file in
+            // Which bytes to read, once the file's size and tag are known: none for a client that has them.
+            if Self.matches(ifNoneMatch, file) { return .nothing }
+            guard let rangeHeader, ifRange == nil || ifRange == Self.etag(file) else { return .whole }
+            return ByteRange.select(rangeHeader, size: file.byteSize)
         }
         switch outcome {
         case .unauthenticated:
@@ -46,25 +59,57 @@ public struct MediaEndpoint: TenantEndpoint {
         case .timedOut:
             throw HTTPError(
                 .serviceUnavailable, headers: [.retryAfter: "1"], message: "That took too long, so it was stopped. Please try again.")
-        case .file(let info, let bytes, let selection):
+        case .file(let file, let bytes, let selection):
             var headers = HTTPFields()
-            headers[.eTag] = Self.etag(info)
+            headers[.eTag] = Self.etag(file)
             headers[.cacheControl] = "private, max-age=3600"
             headers[.xContentTypeOptions] = "nosniff"
             headers[.acceptRanges] = "bytes"
-            headers[.contentDisposition] = "inline; filename=\"\(info.id.uuidString.lowercased())\(Self.fileExtension(info.contentType))\""
+            headers[.contentDisposition] = "inline; filename=\"\(file.id.uuidString.lowercased())\(Self.fileExtension(file.contentType))\""
             switch selection {
-            case .nothing where Self.matches(ifNoneMatch, info):
+            case .nothing where Self.matches(ifNoneMatch, file):
                 return Response(status: .notModified, headers: headers)
             case .nothing:
-                headers[.contentRange] = "bytes */\(info.byteSize)"
+                headers[.contentRange] = "bytes */\(file.byteSize)"
                 return Response(status: .rangeNotSatisfiable, headers: headers)
             case .part(let range):
-                headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(info.byteSize)"
-                return Self.body(bytes, status: .partialContent, type: info.contentType, headers: headers)
+                headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(file.byteSize)"
+                return Self.body(bytes, status: .partialContent, type: file.contentType, headers: headers)
             case .whole:
-                return Self.body(bytes, status: .ok, type: info.contentType, headers: headers)
+                return Self.body(bytes, status: .ok, type: file.contentType, headers: headers)
             }
+        }
+    }
+
+    /// The file `id` as the request's person may read it, in one transaction: the session, the
+    /// file's description, then the bytes `select` chooses once its size is known.
+    private func read(
+        id: String, context: TenantRequestContext, select: @Sendable (FileDescription) -> FileByteSelection
+    ) async throws -> Outcome {
+        guard case .bearer(let token) = context.credential else { return .unauthenticated }
+        do {
+            return try await read(id: id, token: token, tenant: context.tenant, select: select)
+        } catch let error as PostgresError where error.sqlState == PostgresError.SQLState.queryCanceled {
+            return .timedOut
+        }
+    }
+
+    private func read(
+        id: String, token: SessionToken, tenant: Tenant, select: @Sendable (FileDescription) -> FileByteSelection
+    ) async throws -> Outcome {
+        try await graphQL.authenticated(token, tenant: tenant) { viewer, tx in
+            guard viewer != nil else { return .unauthenticated }
+            guard let uuid = UUID(uuidString: id), let file = try await source.file(id: uuid, in: tx) else { return .notFound }
+            let selection = select(file)
+            let bytes: [UInt8]?
+            switch selection {
+            case .nothing: return .file(file, bytes: [], selection: selection)
+            case .whole: bytes = try await source.bytes(id: uuid, offset: 0, length: nil, in: tx)
+            case .part(let range): bytes = try await source.bytes(id: uuid, offset: range.lowerBound, length: range.count, in: tx)
+            }
+            // Gone since its description was read (purged): as if it had never been.
+            guard let bytes else { return .notFound }
+            return .file(file, bytes: bytes, selection: selection)
         }
     }
 
@@ -76,7 +121,7 @@ public struct MediaEndpoint: TenantEndpoint {
     }
 
     /// Whether an `If-None-Match` header names the file's tag (or any, `*`).
-    private static func matches(_ ifNoneMatch: String?, _ info: MediaInfo) -> Bool {
+    private static func matches(_ ifNoneMatch: String?, _ info: FileDescription) -> Bool {
         guard let ifNoneMatch else { return false }
         return ifNoneMatch.split(separator: ",").contains { tag in
             let tag = tag.trimmingCharacters(in: .whitespaces)
@@ -85,7 +130,7 @@ public struct MediaEndpoint: TenantEndpoint {
     }
 
     /// A strong ETag: the content's SHA-256.
-    static func etag(_ info: MediaInfo) -> String {
+    static func etag(_ info: FileDescription) -> String {
         "\"" + info.sha256Hex + "\""
     }
 
@@ -100,6 +145,16 @@ public struct MediaEndpoint: TenantEndpoint {
     }
 }
 
+/// Which bytes of a file a download sends, chosen once its size is known.
+enum FileByteSelection: Sendable, Equatable {
+    case whole
+    /// Offsets within the file.
+    case part(Range<Int>)
+    /// None: the client has them already (`If-None-Match`), or the range asked for lies
+    /// outside the file.
+    case nothing
+}
+
 /// A `Range: bytes=…` header (RFC 9110 §14.1.2) against a file's size, in arithmetic that
 /// cannot overflow whatever the header holds (a position may have any number of digits).
 enum ByteRange {
@@ -108,7 +163,7 @@ enum ByteRange {
     /// or after the end, a zero-length suffix, or any range of an empty file. The whole file
     /// for what this server does not serve as a part: several ranges, another unit, or a
     /// malformed header (RFC 9110 lets a server ignore `Range`).
-    static func select(_ header: String, size: Int) -> MediaByteSelection {
+    static func select(_ header: String, size: Int) -> FileByteSelection {
         let trimmed = header.trimmingCharacters(in: .whitespaces)
         guard trimmed.lowercased().hasPrefix("bytes="), !trimmed.contains(",") else { return .whole }
         let spec = trimmed.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)

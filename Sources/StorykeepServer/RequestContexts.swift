@@ -19,6 +19,11 @@ public struct StorykeepRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by ``TenantMiddleware``.
     public var tenant: TenantResolution = .none
+    /// The path the tenant's routes are under for this request, set by ``TenantMiddleware``:
+    /// `/t/<slug>/`, or `/` on a tenant's own host.
+    public var tenantRoot = "/"
+    /// What the request's `Authorization` header presents, set by ``CredentialMiddleware``.
+    public var credential = Credential.none
     /// Set by ``BodyLimitMiddleware`` from `http.bodyLimitBytes`; what Hummingbird's body
     /// decoding (`request.decode`) and `request.collectBody(upTo: context.maxUploadSize)` allow.
     public var maxUploadSize: Int = 1 << 20
@@ -37,6 +42,10 @@ public struct TenantRequestContext: ChildRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let tenant: Tenant
     public let maxUploadSize: Int
+    /// Who the request says it is (its bearer token), for the domain to check.
+    public let credential: Credential
+    /// The URLs of this tenant's endpoints as this request's client reaches them.
+    public let links: TenantLinks
 
     public init(context: StorykeepRequestContext) throws {
         switch context.tenant {
@@ -49,5 +58,21 @@ public struct TenantRequestContext: ChildRequestContext {
         }
         coreContext = context.coreContext
         maxUploadSize = context.maxUploadSize
+        credential = context.credential
+        links = TenantLinks(root: context.tenantRoot)
+    }
+}
+
+/// URLs under a tenant's root as a request reached it (``StorykeepRequestContext/tenantRoot``).
+public struct TenantLinks: ResourceLinks {
+    /// `/t/<slug>/` or `/`.
+    public let root: String
+
+    public init(root: String) {
+        self.root = root
+    }
+
+    public func url(_ path: String) -> String {
+        root + path
     }
 }

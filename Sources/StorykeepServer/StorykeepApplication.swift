@@ -9,8 +9,9 @@ public import Storykeep
 /// 1. ``TenantMiddleware`` resolves the tenant, so that everything after it, the request log
 ///    included, knows it;
 /// 2. ``RequestLogMiddleware``, one line per request;
-/// 3. Hummingbird's `MetricsMiddleware` (swift-metrics; no backend is bootstrapped yet);
-/// 4. ``BodyLimitMiddleware``.
+/// 3. ``CredentialMiddleware``, the bearer token;
+/// 4. Hummingbird's `MetricsMiddleware` (swift-metrics; no backend is bootstrapped yet);
+/// 5. ``BodyLimitMiddleware``.
 ///
 /// Routes: ``HealthRoutes`` at `/health/...`; each ``TenantEndpoint`` under `/t/<slug>/` and under
 /// `/` (for requests on a tenant's own host). Any other path under `/t/<slug>/` answers 404 JSON,
@@ -41,6 +42,7 @@ public enum StorykeepApplication {
         let router = Router(context: StorykeepRequestContext.self)
         router.add(middleware: TenantMiddleware(tenants: parts.tenants))
         router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: CredentialMiddleware())
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: BodyLimitMiddleware(limit: config.http.bodyLimitBytes))
 

@@ -22,7 +22,7 @@ public struct TenantGraphQLExecutor: GraphQLHTTPExecutor {
             GraphQLRequest(
                 query: operation.query, operationName: operation.operationName, variables: operation.variables,
                 extensions: operation.extensions),
-            tenant: context.tenant, authorization: request.headers[.authorization],
+            tenant: context.tenant, credential: context.credential, links: context.links,
             allowedOperationTypes: operation.allowedOperationTypes)
         switch outcome {
         case .response(let response):

@@ -24,7 +24,9 @@ public struct TenantMiddleware: RouterMiddleware {
         var context = context
         context.tenant = await resolve(request)
         switch context.tenant {
-        case .found(let tenant): context.logger[metadataKey: "tenant"] = .string(tenant.slug)
+        case .found(let tenant):
+            context.logger[metadataKey: "tenant"] = .string(tenant.slug)
+            context.tenantRoot = Self.slug(inPath: request.uri.path) == nil ? "/" : "/t/\(tenant.slug)/"
         case .unknown(let slug): context.logger[metadataKey: "tenant"] = .string(slug)
         case .none, .unavailable: break
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Postgres
 import Storykeep
+import StorykeepSeed
 import Synchronization
 
 #if canImport(Glibc)

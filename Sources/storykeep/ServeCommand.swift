@@ -25,13 +25,11 @@ struct ServeCommand: AsyncParsableCommand {
         let parts = StorykeepApplication.Parts(
             tenants: tenants,
             readiness: [DatabaseReadiness(pool: pool, migrations: config.database.migrationsDirectory)],
-            // One line per tenant endpoint.
             endpoints: [
                 TenantInfoEndpoint(),
                 GraphQLHTTPHandler(executor: TenantGraphQLExecutor(graphQL: graphQL), configuration: .tenant(config)),
-                MediaEndpoint(downloads: MediaDownloads(services: graphQL.services)),
-            ],
-            services: [ArchivePurgeService(pool: pool, interval: config.archive.purgeInterval, logger: logger)]
+            ] + StorykeepApplication.moduleEndpoints(StorykeepModules.endpoints, graphQL: graphQL),
+            services: StorykeepApplication.backgroundServices(StorykeepModules.backgroundJobs(config), graphQL: graphQL, logger: logger)
         )
         let app = StorykeepApplication.make(config: config, parts: parts, logger: logger) { port in
             await announce(host: config.http.host, port: port, tenants: tenants, logger: logger)

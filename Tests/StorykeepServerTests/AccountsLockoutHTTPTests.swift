@@ -1,6 +1,7 @@
 import Foundation
 import GraphQL
 import Storykeep
+import StorykeepServer
 import Testing
 
 // Failed logins over HTTP (issue 4): counted per tenant and name whether or not the account
@@ -115,7 +116,7 @@ struct AccountsLockoutHTTPTests {
                         let request = GraphQLRequest(
                             query: "mutation($u: String!, $p: String!) { login(username: $u, password: $p) { token } }",
                             variables: ["u": .string(name), "p": .string("guess \(index)")])
-                        guard case .response(let response) = await h.engine.execute(request, tenant: tenant, authorization: nil) else {
+                        guard case .response(let response) = await h.engine.execute(request, tenant: tenant, credential: .none, links: TenantLinks(root: "/")) else {
                             return nil
                         }
                         return response.errors.first?.extensions?["code"]?.stringValue

@@ -119,8 +119,7 @@ func withAccounts(
         // As `storykeep serve` mounts them.
         let endpoints: [any TenantEndpoint] = [
             GraphQLHTTPHandler(executor: TenantGraphQLExecutor(graphQL: graphQL), configuration: .tenant(try await testConfig())),
-            MediaEndpoint(downloads: MediaDownloads(services: graphQL.services)),
-        ]
+        ] + StorykeepApplication.moduleEndpoints(StorykeepModules.endpoints, graphQL: graphQL)
         try await withTestServer(endpoints: endpoints, setup: setup) { client, _ in
             try await test(
                 AccountsHarness(client: client, engine: graphQL, tenants: tenants, clock: clock, app: app, owner: owner, argon2: argon2))

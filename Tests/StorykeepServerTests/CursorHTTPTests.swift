@@ -1,6 +1,7 @@
 import Foundation
 import GraphQL
 import Storykeep
+import StorykeepServer
 import Testing
 
 /// Issue 16, item 7: the cursors of `entries`, `search`, `archive` and `people` are signed with
@@ -120,7 +121,9 @@ import Testing
             let other = TenantGraphQL(
                 schemas: TenantSchemas(directory: URL(fileURLWithPath: repositoryRoot + "/Schema")), services: h.engine.services)
             let request = GraphQLRequest(query: Self.entriesPage, variables: ["a": .string(journal.entries)])
-            guard case .response(let response) = await other.execute(request, tenant: tenant, authorization: "Bearer \(journal.sam)")
+            guard case .response(let response) = await other.execute(
+                request, tenant: tenant, credential: .bearer(try #require(SessionToken(presented: journal.sam))),
+                links: TenantLinks(root: "/"))
             else { Issue.record("not run"); return }
             #expect(response.errors.isEmpty, "\(response.errors)")
             #expect(response.data?["entries"]?.nodes.count == 1)

@@ -313,9 +313,11 @@ struct JournalHTTPTests {
             // tests' archives are in the same database.
             let clock = h.clock
             let tenant = try #require(try await TenantStore(pool: h.app).all().first { $0.slug == h.tenant.slug })
-            let service = ArchivePurgeService(
-                pool: h.app, interval: .milliseconds(50), logger: Logger(label: "purge-test"),
-                now: { clock.now.addingTimeInterval(31 * 86_400) }, tenants: { [tenant] })
+            let service = BackgroundJobService(
+                job: ArchiveModule.purgeJob(interval: .milliseconds(50)),
+                context: JobContext(
+                    pool: h.app, tenants: { [tenant] }, now: { clock.now.addingTimeInterval(31 * 86_400) },
+                    logger: Logger(label: "purge-test")))
             let running = Task { try await service.run() }
             var purged = false
             for _ in 0..<200 where !purged {

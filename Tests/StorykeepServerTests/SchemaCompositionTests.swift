@@ -3,6 +3,7 @@ import Logging
 import Postgres
 import GraphQL
 import Storykeep
+import StorykeepServer
 import Testing
 
 /// A module of a test's own: `Schema/notes.graphql` extends the root types, switched on by a
@@ -12,9 +13,9 @@ private struct NotesModule: StorykeepModule {
     var switchedBy: TenantModule? { .tags }
     var extra: String?
 
-    func register(_ resolvers: inout ResolverRegistry) {
-        resolvers.query("notes", access: .authenticated) { _, _ in ["a note"] }
-        if let extra { resolvers.field(extra, .sync { _, _, _, _ in nil }) }
+    func register(_ module: inout ModuleRegistry) {
+        module.query("notes", access: .authenticated) { _, _ in ["a note"] }
+        if let extra { module.field(extra, .sync { _, _, _, _ in nil }) }
     }
 }
 
@@ -23,9 +24,9 @@ private struct NoteModule: StorykeepModule {
     var name: String { "notes" }
     var switchedBy: TenantModule? { .tags }
 
-    func register(_ resolvers: inout ResolverRegistry) {
-        resolvers.query("note", access: .anyone) { _, _ in GraphQLValue.object([:]) }
-        resolvers.field("Note.text", .sync { _, arguments, _, _ in (arguments["prefix"]?.stringValue ?? "") + "note" })
+    func register(_ module: inout ModuleRegistry) {
+        module.query("note", access: .anyone) { _, _ in GraphQLValue.object([:]) }
+        module.field("Note.text", .sync { _, arguments, _, _ in (arguments["prefix"]?.stringValue ?? "") + "note" })
     }
 }
 
@@ -37,6 +38,8 @@ struct SchemaCompositionTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
             at: URL(fileURLWithPath: repositoryRoot + "/Schema/accounts.graphql"), to: dir.appendingPathComponent("accounts.graphql"))
+        try FileManager.default.copyItem(
+            at: URL(fileURLWithPath: repositoryRoot + "/Schema/core.graphql"), to: dir.appendingPathComponent("core.graphql"))
         try sdl.write(to: dir.appendingPathComponent("notes.graphql"), atomically: true, encoding: .utf8)
         return dir
     }
@@ -98,7 +101,7 @@ struct SchemaCompositionTests {
         let tenant = Tenant(id: UUID(), enabled: true, file: try tenant(modules: "[tags]"))
         func run(_ prefix: String) async throws -> GraphQLValue {
             let request = GraphQLRequest(query: "query($p: String) { note { text(prefix: $p) } }", variables: ["p": .string(prefix)])
-            let outcome = await graphQL.execute(request, tenant: tenant, authorization: nil)
+            let outcome = await graphQL.execute(request, tenant: tenant, credential: .none, links: TenantLinks(root: "/"))
             guard case .response(let response) = outcome else {
                 Issue.record("not run: \(outcome)")
                 return .null

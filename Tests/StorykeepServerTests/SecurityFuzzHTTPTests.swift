@@ -3,6 +3,7 @@ import GraphQL
 import HTTPTypes
 import HummingbirdTesting
 import Storykeep
+import StorykeepSeed
 import Testing
 
 /// The fuzz pass's requests to the endpoints themselves: the media endpoint's ids and

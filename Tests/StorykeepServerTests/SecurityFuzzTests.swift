@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import HummingbirdTesting
 import Storykeep
+import StorykeepSeed
 import Testing
 
 /// The fuzz pass of issue 16, over real HTTP against the real server and database: extreme

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import Storykeep
+import Storykeep
+@testable import StorykeepAccounts
 
 @Suite("Accounts: lockout back-off")
 struct AccountsLockoutTests {

@@ -1,8 +1,10 @@
 import Foundation
+import Postgres
 import Synchronization
 import Testing
 
-@testable import Storykeep
+import Storykeep
+@testable import StorykeepCore
 
 #if canImport(Glibc)
 import Glibc

@@ -1,8 +1,10 @@
 import Foundation
+import Postgres
 import Synchronization
 import Testing
 
-@testable import Storykeep
+import Storykeep
+@testable import StorykeepCore
 
 /// One pool for the hashing tests of this file: two threads, as on the machines we run on.
 private let pool = BoundedWorkerPool(threadCount: 2, name: "argon2-test")

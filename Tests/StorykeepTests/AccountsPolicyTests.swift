@@ -2,7 +2,9 @@ import Foundation
 import Postgres
 import Testing
 
-@testable import Storykeep
+import Storykeep
+@testable import StorykeepAccounts
+@testable import StorykeepCore
 
 // The policies of Migrations/0002_accounts.sql, tried and broken against a real PostgreSQL as
 // the server's role (storykeep_app), through the database of TenancyDatabase (`make test`): the

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import Storykeep
+import Storykeep
+@testable import StorykeepAccounts
+@testable import StorykeepCore
 
 private func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import Storykeep
+import Storykeep
+@testable import StorykeepCore
 
 @Suite struct ConfigTests {
     /// A scratch checkout: the real Config/storykeep.json, and `.data/storykeep.env` if given.

@@ -111,6 +111,11 @@ private struct AnyEntryFields: CursorPosition {
         #expect(Crypto.bytes(base64URL: "Zm9v+") == nil)
         #expect(Crypto.bytes(base64URL: "Zm9v/w") == nil)
         #expect(Crypto.bytes(base64URL: "Zg==") == nil)
+        // One text per byte string: "Zg" is "f"; "Zh" holds the same byte and stray low bits.
+        #expect(Crypto.bytes(base64URL: "Zg") == Array("f".utf8))
+        #expect(Crypto.bytes(base64URL: "Zh") == nil)
+        #expect(Crypto.bytes(base64URL: "Zm8") == Array("fo".utf8))
+        #expect(Crypto.bytes(base64URL: "Zm9") == nil)
     }
 
     @Test func keysAreNeverPrinted() {

@@ -2,7 +2,11 @@ import Foundation
 import Postgres
 import Testing
 
-@testable import Storykeep
+import Storykeep
+@testable import StorykeepArchive
+@testable import StorykeepCore
+@testable import StorykeepJournals
+@testable import StorykeepTags
 
 private let day: TimeInterval = 86_400
 private let retention = Duration.seconds(30 * 86_400)
@@ -20,13 +24,13 @@ struct JournalArchiveTests {
                     day: .november(8), kind: .image, text: "beach day", mood: "Happy", tagIDs: [tag.id], mediaIDs: [photo.id]))
                 let other = try await store.createEntry(EntryInput(day: .november(9), kind: .text, text: "beach again"))
                 let deletedAt = Date(timeIntervalSince1970: 1_795_000_000)
-                try await archive.deleteEntry(id: entry.id, now: deletedAt)
+                try await store.deleteEntry(id: entry.id, now: deletedAt)
                 #expect(try await store.entry(id: entry.id) == nil)
                 #expect(try await store.entries(first: 10).items.map(\.item.id) == [other.id])
                 #expect(try await store.search("beach", first: 10).items.map(\.item.id) == [other.id])
                 #expect(try await store.search("holiday", first: 10).items.isEmpty)
                 #expect(try await store.calendar(month: "2026-11")[7].entryCount == 0)
-                await expectJournalError(.notFound(id: entry.id)) { try await archive.deleteEntry(id: entry.id, now: deletedAt) }
+                await expectJournalError(.notFound(id: entry.id)) { try await store.deleteEntry(id: entry.id, now: deletedAt) }
                 // Its file cannot be taken for another entry while it waits.
                 await expectBadInput("mediaIds") {
                     _ = try await store.createEntry(EntryInput(day: .november(9), kind: .image, mediaIDs: [photo.id]))
@@ -35,7 +39,7 @@ struct JournalArchiveTests {
                 let listed = try await archive.archive(first: 10, retention: retention)
                 #expect(listed.items.count == 1 && !listed.hasNextPage)
                 #expect(listed.items[0].item.entry.id == entry.id && listed.items[0].item.entry.archivedAt == deletedAt)
-                #expect(listed.items[0].item.entry.tags == [tag] && listed.items[0].item.entry.media == [photo])
+                #expect(try await tx.tags(of: entry.id) == [tag] && listed.items[0].item.entry.media == [photo])
                 #expect(listed.items[0].item.purgeAt == deletedAt.addingTimeInterval(30 * day))
 
                 let restored = try await archive.restoreEntry(id: entry.id)
@@ -57,7 +61,7 @@ struct JournalArchiveTests {
                 for index in 0..<7 {
                     let entry = try await JournalStore(tx).createEntry(EntryInput(day: .november(1 + index), kind: .text))
                     // Two deleted at the same moment: the id orders them.
-                    try await ArchiveStore(tx).deleteEntry(id: entry.id, now: start.addingTimeInterval(Double(min(index, 5)) * 60))
+                    try await JournalStore(tx).deleteEntry(id: entry.id, now: start.addingTimeInterval(Double(min(index, 5)) * 60))
                     ids.append(entry.id)
                 }
                 let counting = CountingDatabase(base: tx)
@@ -65,7 +69,7 @@ struct JournalArchiveTests {
                 var after: ArchivePosition?
                 repeat {
                     let page = try await ArchiveStore(counting).archive(first: 3, after: after, retention: retention)
-                    #expect(counting.counter.take() == 3)
+                    #expect(counting.counter.take() == 2, "entries, media (the tags are the tags module's: one more)")
                     seen += page.items.map(\.item.entry.id)
                     after = page.hasNextPage ? page.endPosition : nil
                 } while after != nil
@@ -90,14 +94,14 @@ struct JournalArchiveTests {
                     made.append(try await store.createEntry(
                         EntryInput(day: .november(index + 1), kind: .image, tagIDs: [tag.id], mediaIDs: [photos[index].id])))
                 }
-                try await ArchiveStore(tx).deleteEntry(id: made[0].id, now: now.addingTimeInterval(-31 * day))
-                try await ArchiveStore(tx).deleteEntry(id: made[1].id, now: now.addingTimeInterval(-29 * day))
+                try await JournalStore(tx).deleteEntry(id: made[0].id, now: now.addingTimeInterval(-31 * day))
+                try await JournalStore(tx).deleteEntry(id: made[1].id, now: now.addingTimeInterval(-29 * day))
                 return (made[0], made[1], made[2], photos[0], photos[2])
             }
             // Another tenant's old archive is not this tenant's purge's business.
             let stranger = try await db.asPerson(other.samContext) { tx throws in
                 let entry = try await JournalStore(tx).createEntry(EntryInput(day: .november(1), kind: .text))
-                try await ArchiveStore(tx).deleteEntry(id: entry.id, now: now.addingTimeInterval(-100 * day))
+                try await JournalStore(tx).deleteEntry(id: entry.id, now: now.addingTimeInterval(-100 * day))
                 return entry
             }
             let outcome = try await db.app.transaction { tx throws in
@@ -129,7 +133,9 @@ struct JournalArchiveTests {
             var tenants: [Tenant] = []
             var archived: [UUID] = []
             for (tenant, days) in [(db.tenant, 7), (other, 30)] {
-                let file = try JSONDecoder().decode(TenantFile.self, from: Data("""
+                let decoder = JSONDecoder()
+                decoder.userInfo = StorykeepModules.tenantFileFormat.userInfo
+                let file = try decoder.decode(TenantFile.self, from: Data("""
                     {"slug": "purge-\(tenant.id.uuidString.prefix(8).lowercased())", "displayName": "Purge", "timeZone": "Europe/London",
                      "termsVersion": "1", "modules": ["archive"], "moodIcons": [{"emoji": "🙂", "label": "Okay"}],
                      "archive": {"retentionDays": \(days)}}
@@ -137,7 +143,7 @@ struct JournalArchiveTests {
                 tenants.append(Tenant(id: tenant.id, enabled: true, file: file))
                 archived.append(try await db.asPerson(tenant.samContext) { tx throws in
                     let entry = try await JournalStore(tx).createEntry(EntryInput(day: .november(1), kind: .text))
-                    try await ArchiveStore(tx).deleteEntry(id: entry.id, now: now.addingTimeInterval(-10 * day))
+                    try await JournalStore(tx).deleteEntry(id: entry.id, now: now.addingTimeInterval(-10 * day))
                     return entry.id
                 })
             }
@@ -174,7 +180,7 @@ struct JournalArchiveTests {
             let (entry, photo) = try await db.asSam { tx throws in
                 let photo = try await MediaStore(tx).upload(SampleMedia.png, declaredType: nil, maxBytes: 1000)
                 let entry = try await JournalStore(tx).createEntry(EntryInput(day: .november(1), kind: .image, mediaIDs: [photo.id]))
-                try await ArchiveStore(tx).deleteEntry(id: entry.id, now: now.addingTimeInterval(-40 * day))
+                try await JournalStore(tx).deleteEntry(id: entry.id, now: now.addingTimeInterval(-40 * day))
                 return (entry, photo)
             }
             // The restore has updated the row and not committed yet when the purge, which read the
@@ -203,7 +209,7 @@ struct JournalArchiveTests {
             let now = Date(timeIntervalSince1970: 1_800_000_000)
             let entry = try await db.asSam { tx throws in
                 let entry = try await JournalStore(tx).createEntry(EntryInput(day: .november(1), kind: .text))
-                try await ArchiveStore(tx).deleteEntry(id: entry.id, now: now.addingTimeInterval(-40 * day))
+                try await JournalStore(tx).deleteEntry(id: entry.id, now: now.addingTimeInterval(-40 * day))
                 return entry
             }
             // The other way round: the purge deleted the row first; the restore waits, then finds

@@ -2,7 +2,9 @@ import Foundation
 import Postgres
 import Testing
 
-@testable import Storykeep
+import Storykeep
+@testable import StorykeepArchive
+@testable import StorykeepJournals
 
 @Suite("Journal: the daily mood check-in and its skips")
 struct JournalCheckInTests {
@@ -65,7 +67,7 @@ struct JournalCheckInTests {
                     _ = try await JournalStore(tx).updateEntry(id: other.id, EntryInput(day: .november(22), kind: .mood, mood: "Sad"))
                 }
                 // Once deleted, the day is free again; the archived check-in cannot then come back.
-                try await ArchiveStore(tx).deleteEntry(id: first.id, now: Date())
+                try await JournalStore(tx).deleteEntry(id: first.id, now: Date())
                 #expect(try await CheckInStore(tx).status(day: .november(22)) == .pending)
                 let again = try await CheckInStore(tx).checkIn(day: .november(22), mood: "Calm")
                 #expect(again.id != first.id)

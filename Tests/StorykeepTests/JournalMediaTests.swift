@@ -2,7 +2,9 @@ import Foundation
 import Postgres
 import Testing
 
-@testable import Storykeep
+import Storykeep
+@testable import StorykeepCore
+@testable import StorykeepJournals
 
 @Suite("Journal: media recognised by content, limited in size, stored in PostgreSQL")
 struct JournalMediaTests {

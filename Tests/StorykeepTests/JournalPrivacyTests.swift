@@ -2,7 +2,11 @@ import Foundation
 import Postgres
 import Testing
 
-@testable import Storykeep
+import Storykeep
+@testable import StorykeepArchive
+@testable import StorykeepCore
+@testable import StorykeepJournals
+@testable import StorykeepTags
 
 /// Sam's journal: a live entry with a tag and a photo, a check-in, a skip, a profile and an
 /// archived entry with a voice note, all with the word "secret" in them.
@@ -22,7 +26,7 @@ private struct SamsJournal {
             try await CheckInStore(tx).skip(day: .november(12))
             let archived = try await store.createEntry(EntryInput(
                 day: .november(13), kind: .audio, text: "secret voice note", tagIDs: [tag.id], mediaIDs: [voice.id]))
-            try await ArchiveStore(tx).deleteEntry(id: archived.id, now: Date())
+            try await JournalStore(tx).deleteEntry(id: archived.id, now: Date())
             try await tx.execute(
                 """
                 insert into profiles (tenant_id, person_id, display_name, colours, mood_icons)
@@ -147,7 +151,7 @@ struct JournalPrivacyTests {
         // but the next check must not depend on that).
         let writes: [(PostgresTransaction) async throws -> Void] = [
             { _ = try await JournalStore($0).updateEntry(id: journal.entry.id, EntryInput(day: .november(1), kind: .text)) },
-            { try await ArchiveStore($0).deleteEntry(id: journal.entry.id, now: Date()) },
+            { try await JournalStore($0).deleteEntry(id: journal.entry.id, now: Date()) },
             { _ = try await ArchiveStore($0).restoreEntry(id: journal.archived.id) },
             { _ = try await TagStore($0).renameTag(id: journal.tag.id, to: "pwned") },
             { try await TagStore($0).deleteTag(id: journal.tag.id) },

@@ -2,7 +2,9 @@ import Foundation
 import Postgres
 import Testing
 
-@testable import Storykeep
+import Storykeep
+@testable import StorykeepJournals
+@testable import StorykeepProfile
 
 private let tenantIcons = [MoodIcon(emoji: "😄", label: "Happy"), MoodIcon(emoji: "😢", label: "Sad")]
 

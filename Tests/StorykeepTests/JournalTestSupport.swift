@@ -5,7 +5,9 @@ import Postgres
 import Synchronization
 import Testing
 
-@testable import Storykeep
+import Storykeep
+@testable import StorykeepCore
+@testable import StorykeepJournals
 
 // The journal's stores and policies (Migrations/0003_journals.sql) against the real PostgreSQL of
 // TenancyDatabase (`make test`), as the server's role. Each test makes tenants of its own, so the
@@ -162,5 +164,12 @@ func expectBadInput(
         #expect(actual == field, sourceLocation: sourceLocation)
     } catch {
         Issue.record("expected bad input in \(field), got \(error)", sourceLocation: sourceLocation)
+    }
+}
+
+extension PostgresTransaction {
+    /// The tags of the entry `id`, as the tags module's `Entry.tags` loader reads them.
+    func tags(of id: UUID) async throws -> [StorykeepTags.Tag] {
+        try await TagStore(self).tags(ofEntries: [id])[id] ?? []
     }
 }

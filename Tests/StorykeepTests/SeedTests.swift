@@ -2,7 +2,11 @@ import Foundation
 import Postgres
 import Testing
 
-@testable import Storykeep
+import Storykeep
+@testable import StorykeepCore
+@testable import StorykeepJournals
+@testable import StorykeepSeed
+@testable import StorykeepTags
 
 /// `Seeder` (what `storykeep seed` runs) against the real PostgreSQL of TenancyDatabase, as the
 /// server's role: the rows it writes read back through JournalStore as their authors, keep the
@@ -59,10 +63,11 @@ struct SeedTests {
                         var after: EntryPosition?
                         repeat {
                             let page = try await store.entries(first: 100, after: after)
+                            let tagsOf = try await TagStore(tx).tags(ofEntries: page.items.map(\.item.id))
                             for (e, _) in page.items {
                                 text += "entry \(e.id) \(e.day) \(e.kind.rawValue) \(e.text ?? "-") \(e.mood ?? "-") "
                                     + "\(e.background ?? "-") \(e.suggestion ?? "-") \(e.createdAt.timeIntervalSince1970) "
-                                    + "\(e.updatedAt.timeIntervalSince1970) [\(e.tags.map(\.name).joined(separator: ","))] "
+                                    + "\(e.updatedAt.timeIntervalSince1970) [\((tagsOf[e.id] ?? []).map(\.name).joined(separator: ","))] "
                                     + "[\(e.media.map { "\($0.contentType) \($0.byteSize) \(Data($0.sha256).base64EncodedString())" }.joined(separator: ","))]\n"
                             }
                             after = page.hasNextPage ? page.endPosition : nil
@@ -160,7 +165,7 @@ struct SeedTests {
                         #expect(Set(checkIns.map(\.day)).count == checkIns.count, "one check-in a day")
                         #expect(live.compactMap(\.mood).allSatisfy(labels.contains), "moods from the tenant's icons")
                         let tags = Set(try await TagStore(tx).tags().map(\.id))
-                        #expect(live.flatMap(\.tags).allSatisfy { tags.contains($0.id) })
+                        #expect(try await TagStore(tx).tags(ofEntries: live.map(\.id)).values.joined().allSatisfy { tags.contains($0.id) })
                         // Files: what MediaSniffer accepts, their bytes as described.
                         for info in live.flatMap(\.media).prefix(12) {
                             let bytes = try #require(try await MediaStore(tx).bytes(id: info.id))

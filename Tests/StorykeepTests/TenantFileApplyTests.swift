@@ -3,7 +3,9 @@ import Logging
 import Postgres
 import Testing
 
-@testable import Storykeep
+import Storykeep
+@testable import StorykeepCore
+@testable import StorykeepTenancy
 
 /// A pool on the test database as `variable` says (`make test` sets both), or a loud failure.
 func tenantTestPool(_ variable: String) throws -> PostgresPool {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import Storykeep
+import Storykeep
+@testable import StorykeepCore
+@testable import StorykeepTenancy
 
 /// The smallest valid tenant file, for tests to change one thing in.
 let minimalTenantYAML = """
@@ -96,7 +98,7 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     @Test func anUnknownModuleListsTheKnownOnes() {
         let found = error(minimalTenantYAML.replacingOccurrences(of: "modules: [tags]", with: "modules: [tags, socail]"))
         #expect(found?.keyPath == "modules[1]")
-        #expect(found?.problem == "expected one of: tags, rewards, sharing, archive, social, export; found \"socail\"")
+        #expect(found?.problem == "expected one of: tags, archive, rewards, sharing, social, export; found \"socail\"")
     }
 
     @Test func valuesOutOfRangeAreRefused() {

@@ -3,6 +3,7 @@ import GraphQL
 import Logging
 import Postgres
 import Storykeep
+import StorykeepServer
 import Testing
 
 @testable import storykeep
@@ -31,7 +32,7 @@ import Testing
         let request = GraphQLRequest(
             query: "mutation($u: String!, $p: String!) { login(username: $u, password: $p) { token person { role } } }",
             variables: ["u": .string(username), "p": .string(password)])
-        let outcome = await engine.execute(request, tenant: tenant, authorization: nil)
+        let outcome = await engine.execute(request, tenant: tenant, credential: .none, links: TenantLinks(root: "/t/\(slug)/"))
         await pool.close()
         guard case .response(let response) = outcome else { throw CancellationError() }
         return (response.data?["login"]?["token"]?.stringValue, response.errors.first?.message)

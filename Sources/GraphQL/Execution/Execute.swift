@@ -29,6 +29,9 @@ final class PreparedDocument: Sendable {
     let operations: [OperationDefinition]
     /// Per operation, the variables its `@skip`/`@include` conditions read.
     private let conditionVariables: [[String]]
+    /// Per operation, the names of the fields its root selection set may select (through
+    /// fragments, whatever its conditions say).
+    let rootFieldNames: [Set<String>]
     private let plans = Mutex<[PlanKey: OperationPlan]>([:])
 
     private struct PlanKey: Hashable {
@@ -54,6 +57,28 @@ final class PreparedDocument: Sendable {
         self.fragments = fragments
         self.operations = operations
         self.conditionVariables = operations.map { $0.conditionVariables(fragments: fragments) }
+        self.rootFieldNames = operations.map { Self.fieldNames(of: $0.selectionSet, fragments: fragments) }
+    }
+
+    /// The names of the fields `selectionSet` selects at its own level, through fragments.
+    private static func fieldNames(of selectionSet: SelectionSet, fragments: [String: FragmentDefinition]) -> Set<String> {
+        var names: Set<String> = []
+        var spread: Set<String> = []
+        func walk(_ set: SelectionSet) {
+            for selection in set.selections {
+                switch selection {
+                case .field(let field): names.insert(field.name.value)
+                case .inlineFragment(let inline): walk(inline.selectionSet)
+                case .fragmentSpread(let fragmentSpread):
+                    guard spread.insert(fragmentSpread.name.value).inserted,
+                        let fragment = fragments[fragmentSpread.name.value]
+                    else { continue }
+                    walk(fragment.selectionSet)
+                }
+            }
+        }
+        walk(selectionSet)
+        return names
     }
 
     /// The compiled plan of an operation for these variables' `@skip`/`@include` values.

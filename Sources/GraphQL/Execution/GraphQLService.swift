@@ -43,14 +43,15 @@ public final class GraphQLService: Sendable {
         }
     }
 
-    /// The type of the operation a request would run (e.g. to refuse a mutation over GET), or
-    /// nil when the document is invalid or names no operation `execute` could select: `execute`
-    /// then answers with the request error.
-    public func operationType(of request: GraphQLRequest) -> OperationType? {
+    /// The operation a request would run: its type (e.g. to refuse a mutation over GET) and the
+    /// names of its root fields (through fragments, whatever `@skip`/`@include` say), from the
+    /// cached document; nil when the document is invalid or names no operation `execute` could
+    /// select: `execute` then answers with the request error.
+    public func selectedOperation(of request: GraphQLRequest) -> SelectedOperation? {
         guard case .valid(let document) = prepare(request.query),
             case .success(let index) = document.operation(named: request.operationName)
         else { return nil }
-        return document.operations[index].operation
+        return SelectedOperation(type: document.operations[index].operation, rootFieldNames: document.rootFieldNames[index])
     }
 
     /// The document of `text`, parsed and validated, from the cache when it is there.
@@ -68,4 +69,11 @@ public final class GraphQLService: Sendable {
         documentCache.insert(entry, for: text)
         return entry
     }
+}
+
+/// What ``GraphQLService/selectedOperation(of:)`` tells of a request's operation.
+public struct SelectedOperation: Sendable, Equatable {
+    public var type: OperationType
+    /// The fields its root selection set may select.
+    public var rootFieldNames: Set<String>
 }

@@ -1,4 +1,6 @@
+import Foundation
 import GraphQL
+public import StorykeepCore
 
 /// Accounts in the schema (Schema/accounts.graphql): people, login, sessions. Always on.
 public struct AccountsModule: StorykeepModule {
@@ -6,18 +8,19 @@ public struct AccountsModule: StorykeepModule {
 
     public var name: String { "accounts" }
     public var switchedBy: TenantModule? { nil }
+    public var tenantSettings: [any TenantSettings.Type] { [AccountsSettings.self] }
 
-    public func register(_ resolvers: inout ResolverRegistry) {
+    public func register(_ module: inout ModuleRegistry) {
         let admins = FieldAccess.roles([.agencyAdmin])
 
-        resolvers.query("me", access: .anyone) { _, context in
+        module.query("me", access: .anyone) { _, context in
             guard context.viewer != nil || context.presentedInvalidToken else { return nil }
             let viewer = try context.requireViewer()
             return try await context.transaction { tx in
                 try await PersonRecord.find(viewer.personID, in: tx)?.graphQLValue(termsVersion: context.tenant.file.termsVersion)
             }
         }
-        resolvers.query("people", access: admins) { arguments, context in
+        module.query("people", access: admins) { arguments, context in
             try await context.transaction { tx in
                 try await PeopleAdmin.page(
                     role: arguments["role"]?.stringValue, first: arguments["first"]?.intValue ?? 20,
@@ -26,32 +29,32 @@ public struct AccountsModule: StorykeepModule {
             }
         }
 
-        resolvers.mutation("login", access: .anyone, ownTransactions: true) { arguments, context in
+        module.mutation("login", access: .anyone, ownTransactions: true) { arguments, context in
             try await Login.login(
                 username: arguments["username"]?.stringValue ?? "", password: arguments["password"]?.stringValue ?? "",
                 context: context)
         }
-        resolvers.mutation("activateAccount", access: .anyone, ownTransactions: true) { arguments, context in
+        module.mutation("activateAccount", access: .anyone, ownTransactions: true) { arguments, context in
             try await Login.activate(
                 code: arguments["code"]?.stringValue ?? "", username: arguments["username"]?.stringValue,
                 password: arguments["password"]?.stringValue ?? "", context: context)
         }
-        resolvers.mutation("changePassword", access: .authenticated, ownTransactions: true) { arguments, context in
+        module.mutation("changePassword", access: .authenticated, ownTransactions: true) { arguments, context in
             try await Login.changePassword(
                 current: arguments["currentPassword"]?.stringValue ?? "", new: arguments["newPassword"]?.stringValue ?? "",
                 context: context)
         }
-        resolvers.mutation("logout", access: .authenticated) { _, context in
+        module.mutation("logout", access: .authenticated) { _, context in
             let viewer = try context.requireViewer()
             try await context.transaction { tx in try await Sessions.revoke(sessionID: viewer.sessionID, in: tx) }
             return true
         }
-        resolvers.mutation("logoutEverywhere", access: .authenticated) { _, context in
+        module.mutation("logoutEverywhere", access: .authenticated) { _, context in
             let viewer = try context.requireViewer()
             _ = try await context.transaction { tx in try await Sessions.revoke(personID: viewer.personID, in: tx) }
             return true
         }
-        resolvers.mutation("acceptTerms", access: .authenticated) { arguments, context in
+        module.mutation("acceptTerms", access: .authenticated) { arguments, context in
             let viewer = try context.requireViewer()
             let current = context.tenant.file.termsVersion
             guard arguments["version"]?.stringValue == current else {
@@ -67,19 +70,21 @@ public struct AccountsModule: StorykeepModule {
             }
         }
 
-        resolvers.mutation("createPerson", access: admins) { arguments, context in
+        module.mutation("createPerson", access: admins) { arguments, context in
             let person = try NewPerson(input: arguments["input"]?.objectValue ?? [:])
             return try await context.transaction { tx in
-                try await PeopleAdmin.create(person, in: tx).graphQLValue(termsVersion: context.tenant.file.termsVersion)
+                let issued = try await PeopleAdmin.create(person, in: tx)
+                try await context.publish(PersonCreated(personID: issued.person.id, role: issued.person.role), in: tx)
+                return issued.graphQLValue(termsVersion: context.tenant.file.termsVersion)
             }
         }
-        resolvers.mutation("issueActivationCode", access: admins) { arguments, context in
+        module.mutation("issueActivationCode", access: admins) { arguments, context in
             try await context.transaction { tx in
                 try await PeopleAdmin.reissueCode(personID: arguments["personId"]?.stringValue ?? "", in: tx)
                     .graphQLValue(termsVersion: context.tenant.file.termsVersion)
             }
         }
-        resolvers.mutation("disablePerson", access: admins) { arguments, context in
+        module.mutation("disablePerson", access: admins) { arguments, context in
             let viewer = try context.requireViewer()
             return try await context.transaction { tx in
                 try await PeopleAdmin.disable(personID: arguments["personId"]?.stringValue ?? "", viewer: viewer, in: tx)
@@ -87,4 +92,11 @@ public struct AccountsModule: StorykeepModule {
             }
         }
     }
+}
+
+/// An agency admin added a person to the agency.
+public struct PersonCreated: DomainEvent {
+    public static let name = "personCreated"
+    public var personID: UUID
+    public var role: PersonRole
 }

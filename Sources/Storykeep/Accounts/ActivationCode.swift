@@ -1,3 +1,4 @@
+import StorykeepCore
 /// A one-time code an agency admin hands to a person (on paper, read out on the phone) so they can
 /// set their password: on creation of the person, and again whenever a password is forgotten.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import StorykeepCore
 
 /// Exponential back-off after failed logins, counted per tenant and normalised username whether
 /// or not an account has that name (so the back-off itself reveals nothing).

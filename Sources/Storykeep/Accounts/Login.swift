@@ -1,11 +1,12 @@
 import Foundation
+import StorykeepCore
 import GraphQL
 import Postgres
 
 /// Logging in, activating an account, changing a password: the three steps that run Argon2, so
 /// each reads in one short transaction, hashes on the ``BoundedWorkerPool`` holding no database
 /// connection, and writes in another short transaction.
-enum Login {
+package enum Login {
     /// What a successful login returns (the GraphQL type `LoginPayload`).
     static func payload(token: SessionToken, expiresAt: Date, person: PersonRecord, tenant: Tenant) -> GraphQLValue {
         .object([
@@ -161,7 +162,7 @@ enum Login {
     /// Gives the person `personID` the password of `hash` (a PHC string), replacing any they had,
     /// in the transaction `tx`, which must be in that person's own context (the credentials'
     /// policies admit no one else).
-    static func setPassword(hash: String, personID: UUID, in tx: some PostgresQueryable) async throws {
+    package static func setPassword(hash: String, personID: UUID, in tx: some PostgresQueryable) async throws {
         try await tx.execute(
             """
             insert into credentials (tenant_id, person_id, password_hash) values (current_tenant_id(), $1, $2)

@@ -1,4 +1,5 @@
 import Foundation
+import StorykeepCore
 import Postgres
 
 /// The `login_failures` row of the name a login looks for: read it, count one more failure,

@@ -1,4 +1,5 @@
 public import Foundation
+import StorykeepCore
 import GraphQL
 public import Postgres
 

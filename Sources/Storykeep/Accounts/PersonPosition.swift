@@ -1,4 +1,5 @@
 import Foundation
+public import StorykeepCore
 import Postgres
 
 /// A place in the order of `people`, (created_at, id), both ascending: what its cursors hold.

@@ -1,4 +1,5 @@
 public import Foundation
+import StorykeepCore
 public import GraphQL
 import Postgres
 
@@ -62,12 +63,5 @@ public struct PersonRecord: Sendable, Equatable {
             "termsAcceptedAt": termsAcceptedAt.map { .string(DateTimeScalar.string($0)) } ?? .null,
             "createdAt": .string(DateTimeScalar.string(createdAt)),
         ])
-    }
-}
-
-/// The `DateTime` scalar's text: ISO 8601 in UTC with milliseconds.
-public enum DateTimeScalar {
-    public static func string(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StorykeepCore
 import Postgres
 
 /// Login sessions in the database (`sessions`, Migrations/0002_accounts.sql): find the session of
@@ -75,7 +76,7 @@ extension DomainServices {
     /// Runs `body` in one transaction as the person whose live session of the tenant `tenantID`
     /// has `token` (``Sessions/authenticate(in:tenantID:policy:)``), or as nobody (`nil`, in the
     /// tenant's context) when it is no such session: what a request with a bearer token runs in.
-    func authenticated<T: Sendable>(
+    public func authenticated<T: Sendable>(
         _ token: SessionToken, tenantID: UUID, _ body: (Viewer?, PostgresTransaction) async throws -> T
     ) async throws -> T {
         let authentication = AccountContext.authentication(tenantID: tenantID, tokenHash: token.storageHash)

@@ -1,5 +1,7 @@
-import Foundation
-import Postgres
+public import Foundation
+public import Postgres
+import StorykeepCore
+public import StorykeepJournals
 
 /// An entry in the archive and the moment it will be removed for good.
 public struct ArchivedEntry: Sendable, Hashable {
@@ -9,8 +11,9 @@ public struct ArchivedEntry: Sendable, Hashable {
 }
 
 /// The archive of deleted entries, in the transaction it is given, for the person that
-/// transaction runs as. Deleting archives: the entry leaves the journal, search and calendar at
-/// once and keeps its tags and media, restorable until the purge (`ArchivePurge`) removes it.
+/// transaction runs as. Deleting (`JournalStore.deleteEntry`) archives: the entry leaves the
+/// journal, search and calendar at once and keeps its tags and media, restorable until the purge
+/// (`ArchivePurge`) removes it.
 /// Times are the caller's to give, so that tests move through retention periods without waiting.
 public struct ArchiveStore<Database: PostgresQueryable>: Sendable {
     /// The transaction the store runs its statements in.
@@ -18,18 +21,6 @@ public struct ArchiveStore<Database: PostgresQueryable>: Sendable {
 
     public init(_ database: Database) {
         self.database = database
-    }
-
-    /// Moves the person's live entry `id` to the archive as of `now`; `notFound` if they have
-    /// no live entry `id`.
-    public func deleteEntry(id: UUID, now: Date) async throws {
-        let archived = try await database.execute(
-            """
-            update entries set archived_at = $2
-            where tenant_id = current_tenant_id() and author_id = current_person_id() and id = $1
-              and archived_at is null
-            """, id, now)
-        guard archived == 1 else { throw JournalError.notFound(id: id) }
     }
 
     /// Brings the archived entry `id` back into the journal, with its tags and media. `notFound`

@@ -1,4 +1,5 @@
 import Foundation
+import StorykeepCore
 import Postgres
 
 /// Where today's check-in stands for the person.

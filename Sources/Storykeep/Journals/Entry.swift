@@ -1,4 +1,5 @@
 import Foundation
+import StorykeepCore
 import Postgres
 
 /// What an entry mainly is; the apps choose how to show it. Any kind may carry text and media
@@ -13,7 +14,8 @@ public enum EntryKind: String, Sendable, Hashable, CaseIterable, Codable {
     case mood = "MOOD"
 }
 
-/// One entry of a young person's journal, with its tags and media in order.
+/// One entry of a young person's journal, with its media in order (its tags are the tags
+/// module's to tell).
 public struct Entry: Sendable, Hashable, Identifiable {
     public let id: UUID
     /// The day the entry is about, which may differ from when it was written.
@@ -26,21 +28,12 @@ public struct Entry: Sendable, Hashable, Identifiable {
     public var background: String?
     /// The smart-suggestion prompt the entry answers.
     public var suggestion: String?
-    /// The entry's tags, by name.
-    public var tags: [Tag]
     /// The entry's files, in the order the person gave them.
     public var media: [MediaInfo]
     public var createdAt: Date
     public var updatedAt: Date
     /// When the entry was deleted into the archive; `nil` for a live entry.
     public var archivedAt: Date?
-}
-
-/// A tag of the person's own.
-public struct Tag: Sendable, Hashable, Identifiable {
-    public let id: UUID
-    /// 1 to 99 characters, trimmed; unique per person whatever the case.
-    public var name: String
 }
 
 /// A stored file's description, without its bytes.
@@ -113,16 +106,6 @@ public struct EntryFilter: Sendable, Hashable {
         self.to = to
         self.text = text
     }
-}
-
-/// One page of a connection: the items, each with its position in the list's order (which the
-/// API turns into the cursor that resumes after it, ``Cursors``), and whether more follow.
-public struct Page<Item: Sendable, Position: CursorPosition>: Sendable {
-    public var items: [(item: Item, position: Position)]
-    public var hasNextPage: Bool
-
-    /// The position of the last item, to pass as `after` for the next page.
-    public var endPosition: Position? { items.last?.position }
 }
 
 /// One day of the calendar.

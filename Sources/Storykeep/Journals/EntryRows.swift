@@ -1,17 +1,18 @@
 import Foundation
+import StorykeepCore
 import Postgres
 
-/// How entries are read: the columns every query selects, and the loading of their tags and media
-/// for a whole set of entries in one statement each, whatever its size (no statement per entry).
-enum EntryRows {
+/// How entries are read: the columns every query selects, and the loading of the media of a whole
+/// set of entries in one statement, whatever its size (no statement per entry).
+package enum EntryRows {
     /// The columns of `entries e` that `decode` reads, in order.
-    static let columns = """
+    package static let columns = """
         e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at
         """
 
-    /// Decodes a row of `columns`, with its position in the journal's order; tags and media are
-    /// left empty for `attach` to fill.
-    static func decode(_ row: PostgresRow) throws -> (entry: Entry, position: EntryPosition) {
+    /// Decodes a row of `columns`, with its position in the journal's order; the media are left
+    /// empty for `attach` to fill.
+    package static func decode(_ row: PostgresRow) throws -> (entry: Entry, position: EntryPosition) {
         let kindName = try row.decode(String.self, at: 2)
         guard let kind = EntryKind(rawValue: kindName) else {
             throw PostgresError(kind: .decoding, message: "unknown entry kind \(kindName)")
@@ -20,27 +21,15 @@ enum EntryRows {
             id: try row.decode(UUID.self, at: 0), day: try row.decode(PostgresDate.self, at: 1), kind: kind,
             text: try row.decode(String?.self, at: 3), mood: try row.decode(String?.self, at: 4),
             background: try row.decode(String?.self, at: 5), suggestion: try row.decode(String?.self, at: 6),
-            tags: [], media: [], createdAt: try row.decode(Date.self, at: 7), updatedAt: try row.decode(Date.self, at: 8),
+            media: [], createdAt: try row.decode(Date.self, at: 7), updatedAt: try row.decode(Date.self, at: 8),
             archivedAt: try row.decode(Date?.self, at: 9))
         return (entry, EntryPosition(day: entry.day, createdAt: try row.decode(PostgresTimestamp.self, at: 7), id: entry.id))
     }
 
-    /// Fills in the tags and media of `entries`: two statements, whatever their number.
-    static func attach(to entries: inout [Entry], on database: some PostgresQueryable) async throws {
+    /// Fills in the media of `entries`: one statement, whatever their number.
+    package static func attach(to entries: inout [Entry], on database: some PostgresQueryable) async throws {
         guard !entries.isEmpty else { return }
         let ids = entries.map(\.id)
-        var tags: [UUID: [Tag]] = [:]
-        for row in try await database.query(
-            """
-            select et.entry_id, t.id, t.name
-            from entry_tags et join tags t on t.tenant_id = et.tenant_id and t.id = et.tag_id
-            where et.tenant_id = current_tenant_id() and et.entry_id = any($1::uuid[])
-            order by t.name collate "und-x-icu", t.id
-            """, ids)
-        {
-            tags[try row.decode(UUID.self, at: 0), default: []].append(
-                Tag(id: try row.decode(UUID.self, at: 1), name: try row.decode(String.self, at: 2)))
-        }
         var media: [UUID: [MediaInfo]] = [:]
         for row in try await database.query(
             """
@@ -53,14 +42,13 @@ enum EntryRows {
             media[try row.decode(UUID.self, at: 0), default: []].append(try MediaRows.decode(row, from: 1))
         }
         for index in entries.indices {
-            entries[index].tags = tags[entries[index].id] ?? []
             entries[index].media = media[entries[index].id] ?? []
         }
     }
 
     /// The SQL of the space-separated names of the tags `idsParameter` (a `uuid[]` placeholder)
     /// of the current person: what `entries.tag_names` holds for search.
-    static func tagNames(of idsParameter: String) -> String {
+    package static func tagNames(of idsParameter: String) -> String {
         """
         coalesce((select string_agg(t.name, ' ' order by t.name_key) from tags t
                   where t.tenant_id = current_tenant_id() and t.owner_id = current_person_id()
@@ -70,11 +58,11 @@ enum EntryRows {
 }
 
 /// How media descriptions are read.
-enum MediaRows {
+package enum MediaRows {
     /// The columns of `media m` that `decode` reads, in order.
-    static let columns = "m.id, m.content_type, m.byte_size, m.sha256, m.created_at"
+    package static let columns = "m.id, m.content_type, m.byte_size, m.sha256, m.created_at"
 
-    static func decode(_ row: PostgresRow, from first: Int = 0) throws -> MediaInfo {
+    package static func decode(_ row: PostgresRow, from first: Int = 0) throws -> MediaInfo {
         MediaInfo(
             id: try row.decode(UUID.self, at: first), contentType: try row.decode(String.self, at: first + 1),
             byteSize: try row.decode(Int.self, at: first + 2), sha256: try row.decode([UInt8].self, at: first + 3),

@@ -1,4 +1,5 @@
 import Foundation
+import StorykeepCore
 
 /// Why a journal operation was refused. Thrown before anything is written, so a refused operation
 /// changes nothing and leaves the transaction usable.

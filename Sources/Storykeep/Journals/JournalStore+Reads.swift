@@ -1,4 +1,5 @@
 import Foundation
+import StorykeepCore
 import Postgres
 
 extension JournalStore {

@@ -1,4 +1,5 @@
 import Foundation
+import StorykeepCore
 import Postgres
 
 /// A young person's journal, read and written in the transaction it is given, for the person
@@ -78,6 +79,19 @@ public struct JournalStore<Database: PostgresQueryable>: Sendable {
             from unnest($2::uuid[]) with ordinality as m (id, ord)
             """, id, valid.mediaIDs)
         return try await entry(id: id)!
+    }
+
+    /// Deletes the person's live entry `id` as of `now`: it moves to the archive (see the archive
+    /// module), where it stays restorable until purged; `notFound` if they have
+    /// no live entry `id`.
+    public func deleteEntry(id: UUID, now: Date) async throws {
+        let archived = try await database.execute(
+            """
+            update entries set archived_at = $2
+            where tenant_id = current_tenant_id() and author_id = current_person_id() and id = $1
+              and archived_at is null
+            """, id, now)
+        guard archived == 1 else { throw JournalError.notFound(id: id) }
     }
 
     /// The person's live entry `id`, or `nil` (absent, archived, or not theirs: the same answer).
@@ -168,18 +182,5 @@ public struct JournalStore<Database: PostgresQueryable>: Sendable {
     static func checkLength(_ text: String?, field: String, _ limit: TextLimit) throws {
         guard let text, !limit.admits(text) else { return }
         throw JournalError.badInput(field: field, message: "must have \(limit)")
-    }
-}
-
-extension UUID {
-    /// The canonical lowercase form.
-    var lowercased: String { uuidString.lowercased() }
-}
-
-extension Array where Element: Hashable {
-    /// The elements in order, each once.
-    func uniqued() -> [Element] {
-        var seen = Set<Element>()
-        return filter { seen.insert($0).inserted }
     }
 }

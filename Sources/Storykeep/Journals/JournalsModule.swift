@@ -1,56 +1,55 @@
 import Foundation
 public import GraphQL
 import Postgres
+public import StorykeepCore
 
 /// The journal in the schema (Schema/journals.graphql): entries, media, the daily check-in,
 /// suggestions, search and the calendar. Always on.
 ///
 /// Every resolver runs in the request's transaction as the person logged in, and the stores'
 /// statements name `current_person_id()` as the author, which the policies of
-/// Migrations/0003_journals.sql and 0004 enforce whatever a statement says.
+/// Migrations/0003_journals.sql and 0004 enforce whatever a statement says. Writes publish
+/// ``EntryCreated``, ``EntryUpdated``, ``EntryArchived`` and ``CheckedIn`` in their transaction.
 public struct JournalsModule: StorykeepModule {
     public init() {}
 
     public var name: String { "journals" }
     public var switchedBy: TenantModule? { nil }
+    public var tenantSettings: [any TenantSettings.Type] { [JournalSettings.self] }
+    public var endpoints: [ModuleEndpoint] { [.files(path: MediaFiles.path, source: MediaFiles())] }
 
-    public func configure(_ schema: GraphQLSchema) {
-        DateScalar.configure(in: schema)
-        GraphQLUpload.configureScalar(in: schema)
+    public func register(_ module: inout ModuleRegistry) {
+        registerReads(&module)
+        registerWrites(&module)
+        registerCheckIn(&module)
+        module.field(
+            "Media.url",
+            .sync { source, _, context, _ in
+                guard let media = source as? MediaInfo, let context = context as? ResolverContext else { return nil }
+                return context.links.url(media.path)
+            })
     }
 
-    public func register(_ resolvers: inout ResolverRegistry) {
-        registerReads(&resolvers)
-        registerWrites(&resolvers)
-        registerCheckIn(&resolvers)
-    }
-
-    private func registerReads(_ resolvers: inout ResolverRegistry) {
-        resolvers.query("entry", access: .authenticated) { arguments, context in
+    private func registerReads(_ module: inout ModuleRegistry) {
+        module.query("entry", access: .authenticated) { arguments, context in
             guard let id = arguments["id"]?.stringValue.flatMap(UUID.init(uuidString:)) else { return nil }
-            return try await context.transaction { tx in
-                try await JournalStore(tx).entry(id: id).map { JournalValues.entry($0, tenant: context.tenant) }
-            }
+            return try await context.transaction { tx in try await JournalStore(tx).entry(id: id) }
         }
-        resolvers.query("entries", access: .authenticated) { arguments, context in
+        module.query("entries", access: .authenticated) { arguments, context in
             let filter = try JournalValues.entryFilter(arguments["filter"]?.objectValue)
-            let cursors = Cursors(tenant: context.tenant)
-            let after = try cursors.position(after: arguments["after"]?.stringValue, of: EntryPosition.self)
-            let page = try await context.transaction { tx in
+            let after = try context.cursors.position(after: arguments["after"]?.stringValue, of: EntryPosition.self)
+            return try await context.transaction { tx in
                 try await JournalStore(tx).entries(first: arguments["first"]?.intValue ?? 20, after: after, filter: filter)
-            }
-            return JournalValues.connection(page, cursors: cursors, node: { JournalValues.entry($0, tenant: context.tenant) })
+            }.connection(cursors: context.cursors, node: { $0 })
         }
-        resolvers.query("search", access: .authenticated) { arguments, context in
-            let cursors = Cursors(tenant: context.tenant)
-            let after = try cursors.position(after: arguments["after"]?.stringValue, of: EntryPosition.self)
-            let page = try await context.transaction { tx in
+        module.query("search", access: .authenticated) { arguments, context in
+            let after = try context.cursors.position(after: arguments["after"]?.stringValue, of: EntryPosition.self)
+            return try await context.transaction { tx in
                 try await JournalStore(tx).search(
                     arguments["query"]?.stringValue ?? "", first: arguments["first"]?.intValue ?? 20, after: after)
-            }
-            return JournalValues.connection(page, cursors: cursors, node: { JournalValues.entry($0, tenant: context.tenant) })
+            }.connection(cursors: context.cursors, node: { $0 })
         }
-        resolvers.query("calendar", access: .authenticated) { arguments, context in
+        module.query("calendar", access: .authenticated) { arguments, context in
             let days = try await context.transaction { tx in
                 try await JournalStore(tx).calendar(month: arguments["month"]?.stringValue ?? "")
             }
@@ -62,7 +61,7 @@ public struct JournalsModule: StorykeepModule {
                     ])
                 })
         }
-        resolvers.query("suggestions", access: .authenticated) { arguments, context in
+        module.query("suggestions", access: .authenticated) { arguments, context in
             let count = arguments["count"]?.intValue ?? 3
             guard (0...20).contains(count) else { throw GraphQLError.badUserInput(field: "count", "count: must be 0 to 20.") }
             let (recent, mood) = try await context.transaction { tx in
@@ -81,65 +80,73 @@ public struct JournalsModule: StorykeepModule {
         }
     }
 
-    private func registerWrites(_ resolvers: inout ResolverRegistry) {
-        resolvers.mutation("createEntry", access: .authenticated) { arguments, context in
+    private func registerWrites(_ module: inout ModuleRegistry) {
+        module.mutation("createEntry", access: .authenticated) { arguments, context in
             var input = try JournalValues.entryInput(arguments["input"]?.objectValue ?? [:])
             let files = try (arguments["files"]?.listValue ?? []).map { try GraphQLUpload($0) }
             return try await context.transaction { tx in
                 // The mood first: a refusal then costs no file stored and rolled back.
                 try await Self.checkMood(input.mood, field: "input.mood", context: context, on: tx)
                 for (index, file) in files.enumerated() {
-                    let stored = try await JournalValues.renamingFields({ _ in "files.\(index)" }) {
+                    let stored = try await JournalError.renamingFields({ _ in "files.\(index)" }) {
                         try await MediaStore(tx).upload(
                             file.bytes, declaredType: file.contentType, maxBytes: context.tenant.file.uploads.maxBytes)
                     }
                     input.mediaIDs.append(stored.id)
                 }
-                let entry = try await JournalValues.renamingFields({ "input.\($0)" }) {
+                let entry = try await JournalError.renamingFields({ "input.\($0)" }) {
                     try await JournalStore(tx).createEntry(input)
                 }
-                return JournalValues.entry(entry, tenant: context.tenant)
+                try await context.publish(
+                    EntryCreated(entryID: entry.id, authorID: try context.requireViewer().personID, day: entry.day, kind: entry.kind),
+                    in: tx)
+                return entry
             }
         }
-        resolvers.mutation("updateEntry", access: .authenticated) { arguments, context in
-            let id = try JournalValues.id(arguments, "id")
+        module.mutation("updateEntry", access: .authenticated) { arguments, context in
+            let id = try arguments.id("id")
             let input = try JournalValues.entryInput(arguments["input"]?.objectValue ?? [:])
             return try await context.transaction { tx in
                 try await Self.checkMood(input.mood, field: "input.mood", context: context, on: tx)
-                let entry = try await JournalValues.renamingFields({ "input.\($0)" }) {
+                let entry = try await JournalError.renamingFields({ "input.\($0)" }) {
                     try await JournalStore(tx).updateEntry(id: id, input)
                 }
-                return JournalValues.entry(entry, tenant: context.tenant)
+                try await context.publish(EntryUpdated(entryID: entry.id, authorID: try context.requireViewer().personID), in: tx)
+                return entry
             }
         }
-        resolvers.mutation("deleteEntry", access: .authenticated) { arguments, context in
-            let id = try JournalValues.id(arguments, "id")
-            try await context.transaction { tx in try await ArchiveStore(tx).deleteEntry(id: id, now: context.services.now()) }
+        module.mutation("deleteEntry", access: .authenticated) { arguments, context in
+            let id = try arguments.id("id")
+            try await context.transaction { tx in
+                try await JournalStore(tx).deleteEntry(id: id, now: context.services.now())
+                try await context.publish(EntryArchived(entryID: id, authorID: try context.requireViewer().personID), in: tx)
+            }
             return true
         }
-        resolvers.mutation("uploadMedia", access: .authenticated) { arguments, context in
+        module.mutation("uploadMedia", access: .authenticated) { arguments, context in
             let file = try GraphQLUpload(arguments["file"])
-            let media = try await context.transaction { tx in
+            return try await context.transaction { tx in
                 try await MediaStore(tx).upload(file.bytes, declaredType: file.contentType, maxBytes: context.tenant.file.uploads.maxBytes)
             }
-            return JournalValues.media(media, tenant: context.tenant)
         }
     }
 
-    private func registerCheckIn(_ resolvers: inout ResolverRegistry) {
-        resolvers.query("greeting", access: .authenticated) { _, context in
+    private func registerCheckIn(_ module: inout ModuleRegistry) {
+        module.query("greeting", access: .authenticated) { _, context in
             try await context.transaction { tx in try await Self.greeting(context, on: tx) }
         }
-        resolvers.mutation("checkIn", access: .authenticated) { arguments, context in
+        module.mutation("checkIn", access: .authenticated) { arguments, context in
             let mood = arguments["mood"]?.stringValue ?? ""
             return try await context.transaction { tx in
                 try await Self.checkMood(mood, field: "mood", context: context, on: tx)
-                let entry = try await CheckInStore(tx).checkIn(
-                    day: Self.today(context), mood: mood, note: arguments["note"]?.stringValue)
-                return JournalValues.entry(entry, tenant: context.tenant)
+                let day = Self.today(context)
+                let entry = try await CheckInStore(tx).checkIn(day: day, mood: mood, note: arguments["note"]?.stringValue)
+                try await context.publish(
+                    CheckedIn(entryID: entry.id, personID: try context.requireViewer().personID, day: day, mood: mood), in: tx)
+                return entry
             }
         }
-        resolvers.mutation("skipCheckIn", access: .authenticated) { _, context in
+        module.mutation("skipCheckIn", access: .authenticated) { _, context in
             try await context.transaction { tx in
                 try await CheckInStore(tx).skip(day: Self.today(context))
                 return try await Self.greeting(context, on: tx)
@@ -154,62 +161,36 @@ public struct JournalsModule: StorykeepModule {
 
     /// The `Greeting`: three statements (the person's mood icons, the check-in's status, and,
     /// when done, its entry).
-    static func greeting(_ context: ResolverContext, on tx: PostgresTransaction) async throws -> GraphQLValue {
+    static func greeting(_ context: ResolverContext, on tx: PostgresTransaction) async throws -> [String: any Sendable] {
         let today = today(context)
-        let icons = try await ProfileStore(tx).profile(defaultMoodIcons: context.tenant.file.moodIcons).moodIcons
+        let icons = try await MoodIcons.current(defaults: context.tenant.file.moodIcons, on: tx)
         let status = try await CheckInStore(tx).status(day: today)
-        var entry: GraphQLValue = .null
+        var entry: Entry?
         let name: String
         switch status {
         case .pending: name = "PENDING"
         case .skipped: name = "SKIPPED"
         case .done(let id, _):
             name = "DONE"
-            entry = try await JournalStore(tx).entry(id: id).map { JournalValues.entry($0, tenant: context.tenant) } ?? .null
+            entry = try await JournalStore(tx).entry(id: id)
         }
-        return .object([
-            "question": .string(context.tenant.file.checkInQuestion),
-            "moodIcons": .list(icons.map(JournalValues.moodIcon)),
-            "today": .string(today.description),
-            "checkIn": .string(name),
+        return [
+            "question": context.tenant.file.checkInQuestion,
+            "moodIcons": icons.map(\.graphQLValue),
+            "today": today,
+            "checkIn": name,
             "checkInEntry": entry,
-        ])
+        ]
     }
 
     /// Refuses a mood that is not a label of the person's mood icons (their own, or the
     /// tenant's): the apps offer only those, and the calendar shows them.
     static func checkMood(_ mood: String?, field: String, context: ResolverContext, on tx: PostgresTransaction) async throws {
         guard let mood else { return }
-        let icons = try await ProfileStore(tx).profile(defaultMoodIcons: context.tenant.file.moodIcons).moodIcons
+        let icons = try await MoodIcons.current(defaults: context.tenant.file.moodIcons, on: tx)
         guard icons.contains(where: { $0.label == mood }) else {
             throw GraphQLError.badUserInput(
                 field: field, "\(field): \"\(mood)\" is not one of your moods (\(icons.map(\.label).joined(separator: ", "))).")
-        }
-    }
-}
-
-/// The `Date` scalar: a calendar day, `YYYY-MM-DD`, a real one (no 31 June).
-enum DateScalar {
-    static func configure(in schema: GraphQLSchema) {
-        guard case .scalar(let scalar) = schema.type(named: "Date") else { return }
-        scalar.parseValue = { value in
-            guard case .string(let text) = value, PostgresDate(text) != nil else {
-                throw GraphQLError(message: "Date must be a day written YYYY-MM-DD, e.g. 2026-11-24.")
-            }
-            return value
-        }
-        scalar.parseLiteral = { literal in
-            guard case .string(let text) = literal, PostgresDate(text.value) != nil else {
-                throw GraphQLError(message: "Date must be a day written YYYY-MM-DD, e.g. 2026-11-24.")
-            }
-            return .string(text.value)
-        }
-        scalar.serialize = { value in
-            switch value {
-            case let value as GraphQLValue: return value
-            case let date as PostgresDate: return .string(date.description)
-            default: throw GraphQLError(message: "Date cannot represent \(value).")
-            }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StorykeepCore
 import Postgres
 
 /// A person's files (audio, video, images, drawings), stored in PostgreSQL, in the transaction it

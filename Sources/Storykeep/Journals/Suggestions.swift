@@ -1,4 +1,5 @@
 import Foundation
+import StorykeepCore
 import Postgres
 
 /// Smart suggestions: prompts from the tenant file offered when writing, chosen at random among

@@ -1,5 +1,7 @@
 import Foundation
-import GraphQL
+public import GraphQL
+public import StorykeepCore
+import StorykeepJournals
 
 /// The profile in the schema (Schema/profile.graphql): `me { profile }` and `updateProfile`.
 /// Always on. A person's profile is theirs alone: on anyone else's `Person` it is null.
@@ -9,8 +11,8 @@ public struct ProfileModule: StorykeepModule {
     public var name: String { "profile" }
     public var switchedBy: TenantModule? { nil }
 
-    public func register(_ resolvers: inout ResolverRegistry) {
-        resolvers.field(
+    public func register(_ module: inout ModuleRegistry) {
+        module.field(
             "Person.profile",
             .async { source, _, context, _ in
                 guard let context = context as? ResolverContext, let viewer = context.viewer,
@@ -21,7 +23,7 @@ public struct ProfileModule: StorykeepModule {
                 }
                 return try await Self.value(profile, context: context)
             })
-        resolvers.mutation("updateProfile", access: .authenticated) { arguments, context in
+        module.mutation("updateProfile", access: .authenticated) { arguments, context in
             let input = arguments["input"]?.objectValue ?? [:]
             let changes = ProfileChanges(
                 displayName: input["displayName"]?.stringValue, avatar: input["avatar"]?.stringValue,
@@ -41,7 +43,7 @@ public struct ProfileModule: StorykeepModule {
                 },
                 entryBackgrounds: input["entryBackgrounds"]?.listValue?.map { $0.stringValue ?? "" })
             let profile = try await context.transaction { tx in
-                try await JournalValues.renamingFields({ "input.\($0)" }) {
+                try await JournalError.renamingFields({ "input.\($0)" }) {
                     try await ProfileStore(tx).updateProfile(changes, defaultMoodIcons: context.tenant.file.moodIcons)
                 }
             }
@@ -51,20 +53,19 @@ public struct ProfileModule: StorykeepModule {
 
     /// The `Profile` object, with its avatar picture's description (one statement more when the
     /// person has one).
-    static func value(_ profile: Profile, context: ResolverContext) async throws -> GraphQLValue {
-        var avatar: GraphQLValue = .null
+    static func value(_ profile: Profile, context: ResolverContext) async throws -> [String: any Sendable] {
+        var avatar: MediaInfo?
         if let id = profile.avatarMediaID {
             avatar = try await context.transaction { tx in try await MediaStore(tx).media(ids: [id]) }.first
-                .map { JournalValues.media($0, tenant: context.tenant) } ?? .null
         }
-        return .object([
-            "displayName": .string(profile.displayName),
-            "avatar": profile.avatar.map(GraphQLValue.string) ?? .null,
+        return [
+            "displayName": profile.displayName,
+            "avatar": profile.avatar,
             "avatarMedia": avatar,
-            "colours": .list(
+            "colours": GraphQLValue.list(
                 profile.colours.sorted { $0.key < $1.key }.map { .object(["role": .string($0.key), "value": .string($0.value)]) }),
-            "moodIcons": .list(profile.moodIcons.map(JournalValues.moodIcon)),
-            "entryBackgrounds": .list(profile.entryBackgrounds.map(GraphQLValue.string)),
-        ])
+            "moodIcons": profile.moodIcons.map(\.graphQLValue),
+            "entryBackgrounds": profile.entryBackgrounds,
+        ]
     }
 }

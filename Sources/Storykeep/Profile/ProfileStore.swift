@@ -1,5 +1,7 @@
-import Foundation
-import Postgres
+public import Foundation
+public import Postgres
+import StorykeepCore
+public import StorykeepJournals
 
 /// How the app looks for its person: their name in it, avatar, colours, mood icons and the
 /// backgrounds offered for entries.
@@ -38,14 +40,6 @@ public struct ProfileChanges: Sendable, Equatable {
         self.colours = colours
         self.moodIcons = moodIcons
         self.entryBackgrounds = entryBackgrounds
-    }
-}
-
-extension MoodIcon {
-    /// A mood icon of a person's own; `ProfileStore` checks it as the tenant file's are checked.
-    public init(emoji: String, label: String) {
-        self.emoji = emoji
-        self.label = label
     }
 }
 

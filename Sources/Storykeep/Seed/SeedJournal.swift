@@ -1,5 +1,7 @@
 import Foundation
 import Postgres
+import Storykeep
+import StorykeepCore
 
 /// Rows in COPY's text format (tab-separated fields, `\N` for NULL, a newline per row), built
 /// as bytes.

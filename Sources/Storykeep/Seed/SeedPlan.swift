@@ -1,5 +1,7 @@
 import Foundation
 import Postgres
+import Storykeep
+import StorykeepCore
 
 /// What `storykeep seed` makes: how many tenants, people and entries, from which seed.
 public struct SeedOptions: Sendable, Hashable {

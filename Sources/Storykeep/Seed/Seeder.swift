@@ -1,5 +1,7 @@
 import Foundation
 import Postgres
+import Storykeep
+import StorykeepCore
 import Synchronization
 
 /// How far seeding has got, for a progress line.

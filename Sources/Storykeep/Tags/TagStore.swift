@@ -1,5 +1,19 @@
-import Foundation
-import Postgres
+public import Foundation
+import StorykeepCore
+public import Postgres
+import StorykeepJournals
+
+/// A tag of the person's own.
+public struct Tag: Sendable, Hashable, Identifiable {
+    public let id: UUID
+    /// 1 to 99 characters, trimmed; unique per person whatever the case.
+    public var name: String
+
+    public init(id: UUID, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
 
 /// A person's own tags, in the transaction it is given, for the person that transaction runs as.
 ///
@@ -26,6 +40,24 @@ public struct TagStore<Database: PostgresQueryable>: Sendable {
             order by t.name collate "und-x-icu", t.id
             """
         ).map { Tag(id: try $0.decode(UUID.self, at: 0), name: try $0.decode(String.self, at: 1)) }
+    }
+
+    /// The tags of each of the entries `entryIDs` that the person may read, in alphabetical
+    /// order: one statement, whatever their number (what the `Entry.tags` loader calls).
+    public func tags(ofEntries entryIDs: [UUID]) async throws -> [UUID: [Tag]] {
+        var tags: [UUID: [Tag]] = [:]
+        for row in try await database.query(
+            """
+            select et.entry_id, t.id, t.name
+            from entry_tags et join tags t on t.tenant_id = et.tenant_id and t.id = et.tag_id
+            where et.tenant_id = current_tenant_id() and et.entry_id = any($1::uuid[])
+            order by t.name collate "und-x-icu", t.id
+            """, entryIDs)
+        {
+            tags[try row.decode(UUID.self, at: 0), default: []].append(
+                Tag(id: try row.decode(UUID.self, at: 1), name: try row.decode(String.self, at: 2)))
+        }
+        return tags
     }
 
     /// Makes a tag named `name` (trimmed). Refused when the name is empty, 100 characters or

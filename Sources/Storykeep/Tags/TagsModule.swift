@@ -1,40 +1,62 @@
 import Foundation
-import GraphQL
+public import GraphQL
+public import StorykeepCore
+import StorykeepJournals
 
 /// Tags in the schema (Schema/tags.graphql): the person's own tags, the tenant's suggestions,
-/// and entries' tags. Switched on by `tags` in the tenant file.
+/// and `Entry.tags`, which this module adds to the journal's entries. Switched on by `tags` in
+/// the tenant file.
 public struct TagsModule: StorykeepModule {
     public init() {}
 
     public var name: String { "tags" }
     public var switchedBy: TenantModule? { .tags }
+    public var tenantSettings: [any TenantSettings.Type] { [TagSettings.self] }
 
-    public func register(_ resolvers: inout ResolverRegistry) {
-        resolvers.query("tags", access: .authenticated) { _, context in
-            let tags = try await context.transaction { tx in try await TagStore(tx).tags() }
-            return GraphQLValue.list(tags.map(JournalValues.tag))
+    /// The tags of a request's entries, every entry of a round in one statement.
+    static let tagsOfEntries = DataLoader<UUID, [Tag]>.inTransaction("Entry.tags") { entryIDs, _, tx in
+        let tags = try await TagStore(tx).tags(ofEntries: entryIDs)
+        return entryIDs.map { tags[$0] ?? [] }
+    }
+
+    public func register(_ module: inout ModuleRegistry) {
+        module.field(
+            "Entry.tags",
+            .sync { source, _, _, info in
+                guard let entry = source as? Entry else { return [Tag]() }
+                return Self.tagsOfEntries.load(entry.id, info)
+            })
+        module.query("tags", access: .authenticated) { _, context in
+            try await context.transaction { tx in try await TagStore(tx).tags() }
         }
-        resolvers.query("suggestedTags", access: .authenticated) { _, context in
+        module.query("suggestedTags", access: .authenticated) { _, context in
             let own = try await context.transaction { tx in try await TagStore(tx).tags() }
             let taken = Set(own.map { $0.name.lowercased() })
-            return GraphQLValue.list(
-                context.tenant.file.suggestedTags.filter { !taken.contains($0.lowercased()) }.map(GraphQLValue.string))
+            return context.tenant.file.suggestedTags.filter { !taken.contains($0.lowercased()) }
         }
-        resolvers.mutation("createTag", access: .authenticated) { arguments, context in
-            try await context.transaction { tx in
-                JournalValues.tag(try await TagStore(tx).createTag(name: arguments["name"]?.stringValue ?? ""))
-            }
+        module.mutation("createTag", access: .authenticated) { arguments, context in
+            try await context.transaction { tx in try await TagStore(tx).createTag(name: arguments["name"]?.stringValue ?? "") }
         }
-        resolvers.mutation("renameTag", access: .authenticated) { arguments, context in
-            let id = try JournalValues.id(arguments, "id")
+        module.mutation("renameTag", access: .authenticated) { arguments, context in
+            let id = try arguments.id("id")
             return try await context.transaction { tx in
-                JournalValues.tag(try await TagStore(tx).renameTag(id: id, to: arguments["name"]?.stringValue ?? ""))
+                try await TagStore(tx).renameTag(id: id, to: arguments["name"]?.stringValue ?? "")
             }
         }
-        resolvers.mutation("deleteTag", access: .authenticated) { arguments, context in
-            let id = try JournalValues.id(arguments, "id")
+        module.mutation("deleteTag", access: .authenticated) { arguments, context in
+            let id = try arguments.id("id")
             try await context.transaction { tx in try await TagStore(tx).deleteTag(id: id) }
             return true
+        }
+    }
+}
+
+extension Tag: GraphQLFieldReadable {
+    public func value(forField name: String) -> (any Sendable)? {
+        switch name {
+        case "id": id.lowercased
+        case "name": self.name
+        default: nil
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StorykeepCore
 
 /// What `storykeep tenant apply` did to one tenant.
 public enum TenantChange: Sendable, Equatable, CustomStringConvertible {

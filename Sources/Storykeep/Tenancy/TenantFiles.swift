@@ -1,4 +1,5 @@
 import Foundation
+public import StorykeepCore
 import Yams
 
 /// A tenant file that cannot be used, said the way a person fixing it needs: which file, which key,
@@ -31,7 +32,8 @@ public struct TenantFilesError: Error, Sendable, Equatable, CustomStringConverti
     }
 }
 
-/// Reads tenant files: `<slug>.yaml`, one per agency.
+/// Reads tenant files: `<slug>.yaml`, one per agency, each in the format of the composed modules
+/// (`StorykeepModules.tenantFileFormat`, which `import Storykeep` gives as the default).
 public enum TenantFiles {
     /// The extension of tenant files; other files in the directory (a README) are not read.
     public static let fileExtension = "yaml"
@@ -39,7 +41,7 @@ public enum TenantFiles {
     /// Reads and validates every tenant file in `directory`, all or nothing: any bad file, a file
     /// whose slug differs from its name, or a host claimed by two files throws a
     /// ``TenantFilesError`` listing every problem found.
-    public static func load(directory: String) throws(TenantFilesError) -> [TenantFile] {
+    public static func load(directory: String, format: TenantFileFormat) throws(TenantFilesError) -> [TenantFile] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
@@ -57,7 +59,7 @@ public enum TenantFiles {
         var hostOwners: [String: String] = [:]
         for path in paths {
             do {
-                let tenant = try load(file: path)
+                let tenant = try load(file: path, format: format)
                 for host in tenant.hosts {
                     if let other = hostOwners.updateValue(path, forKey: host) {
                         errors.append(.init(file: path, keyPath: "hosts", problem: "\(host) is already a host of \(other)"))
@@ -73,11 +75,11 @@ public enum TenantFiles {
     }
 
     /// Reads one tenant file, whose name must be its slug.
-    public static func load(file path: String) throws(TenantFileError) -> TenantFile {
+    public static func load(file path: String, format: TenantFileFormat) throws(TenantFileError) -> TenantFile {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw TenantFileError(file: path, keyPath: "", problem: "cannot read the file as UTF-8 text")
         }
-        let tenant = try decode(text, file: path)
+        let tenant = try decode(text, file: path, format: format)
         let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         guard tenant.slug == stem else {
             throw TenantFileError(file: path, keyPath: "slug", problem: "expected \"\(stem)\", the file's name; found \"\(tenant.slug)\"")
@@ -86,9 +88,9 @@ public enum TenantFiles {
     }
 
     /// Decodes the YAML text of a tenant file; `file` names it in errors.
-    public static func decode(_ text: String, file: String) throws(TenantFileError) -> TenantFile {
+    public static func decode(_ text: String, file: String, format: TenantFileFormat) throws(TenantFileError) -> TenantFile {
         do {
-            return try YAMLDecoder().decode(TenantFile.self, from: text)
+            return try YAMLDecoder().decode(TenantFile.self, from: text, userInfo: format.userInfo)
         } catch let error as DecodingError {
             throw TenantFileError(file: file, decodingError: error)
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 public import Postgres
+public import StorykeepCore
 
 /// The `tenants` table: provisioning (as the owner role) and reading (as any role).
 ///
@@ -7,9 +8,12 @@ public import Postgres
 /// `storykeep_owner`; the server's role, `storykeep_app`, may only read them.
 public struct TenantStore: Sendable {
     public let pool: PostgresPool
+    /// How `tenants.config` is read: the composed modules' tenant file format.
+    public let format: TenantFileFormat
 
-    public init(pool: PostgresPool) {
+    public init(pool: PostgresPool, format: TenantFileFormat) {
         self.pool = pool
+        self.format = format
     }
 
     /// Creates or updates the tenants `files` describe, in one transaction, and says what changed
@@ -86,7 +90,9 @@ public struct TenantStore: Sendable {
         }
         return rows.compactMap { row in
             do {
-                let file = try JSONDecoder().decode(TenantFile.self, from: Data(row.config.utf8))
+                let decoder = JSONDecoder()
+                decoder.userInfo = format.userInfo
+                let file = try decoder.decode(TenantFile.self, from: Data(row.config.utf8))
                 return Tenant(id: row.id, enabled: row.enabled, file: file, cursorKey: row.cursorKey)
             } catch let error as DecodingError {
                 invalid(row.slug, TenantFileError(file: "tenants.config of \(row.slug)", decodingError: error))

@@ -2,6 +2,8 @@ import Foundation
 public import GraphQL
 public import Logging
 public import Postgres
+public import StorykeepCore
+import StorykeepAccounts
 
 /// Runs a tenant's GraphQL requests: finds the tenant's schema, authenticates the bearer token,
 /// and executes in the database context of whoever is asking.
@@ -53,9 +55,10 @@ public struct TenantGraphQL: Sendable {
         case operationNotAllowed(OperationType)
     }
 
-    /// Runs `request` for `tenant`. `authorization` is the request's `Authorization` header, if any.
+    /// Runs `request` for `tenant` as whoever `credential` says; `links` builds the URLs its
+    /// client reaches the server's other endpoints by.
     public func execute(
-        _ request: GraphQLRequest, tenant: Tenant, authorization: String?,
+        _ request: GraphQLRequest, tenant: Tenant, credential: Credential, links: any ResourceLinks,
         allowedOperationTypes: Set<OperationType> = [.query, .mutation]
     ) async -> Outcome {
         let composed: ComposedSchema
@@ -66,29 +69,29 @@ public struct TenantGraphQL: Sendable {
             return .response(GraphQLResponse(errors: [.internal()]))
         }
         let service = composed.service
-        guard let type = service.operationType(of: request) else {
+        guard let operation = service.selectedOperation(of: request) else {
             // Invalid, or no operation to run: the service answers with the request error.
             var response = await service.execute(request)
             response.errors = response.errors.map(Self.documentError)
             return .response(response)
         }
-        guard allowedOperationTypes.contains(type) else { return .operationNotAllowed(type) }
+        guard allowedOperationTypes.contains(operation.type) else { return .operationNotAllowed(operation.type) }
 
-        let presented = Self.bearerToken(authorization)
-        guard let presented else {
-            return .response(await run(request, service, tenant, viewer: nil, invalidToken: false, transaction: nil))
-        }
-        guard let token = presented else {
-            return .response(await run(request, service, tenant, viewer: nil, invalidToken: true, transaction: nil))
+        let run = Run(request: request, composed: composed, tenant: tenant, services: services, links: links)
+        let token: SessionToken
+        switch credential {
+        case .none: return .response(await run(viewer: nil, invalidToken: false, transaction: nil))
+        case .invalid: return .response(await run(viewer: nil, invalidToken: true, transaction: nil))
+        case .bearer(let bearer): token = bearer
         }
         do {
-            if type == .mutation && Self.selects(composed.ownTransactionFields, in: request) {
+            if operation.type == .mutation && !operation.rootFieldNames.isDisjoint(with: composed.ownTransactionFields) {
                 let viewer = try await services.authenticated(token, tenantID: tenant.id) { viewer, _ in viewer }
-                return .response(await run(request, service, tenant, viewer: viewer, invalidToken: viewer == nil, transaction: nil))
+                return .response(await run(viewer: viewer, invalidToken: viewer == nil, transaction: nil))
             }
             return .response(
                 try await services.authenticated(token, tenantID: tenant.id) { viewer, tx in
-                    let response = await run(request, service, tenant, viewer: viewer, invalidToken: viewer == nil, transaction: tx)
+                    let response = await run(viewer: viewer, invalidToken: viewer == nil, transaction: tx)
                     // A failed mutation changes nothing; a query with errors has nothing to keep
                     // either, and its transaction may have been aborted by a failed statement.
                     if !response.errors.isEmpty { throw RollBack(response: response) }
@@ -106,28 +109,13 @@ public struct TenantGraphQL: Sendable {
         }
     }
 
-    private struct RollBack: Error {
-        var response: GraphQLResponse
-    }
-
-    private func run(
-        _ request: GraphQLRequest, _ service: GraphQLService, _ tenant: Tenant, viewer: Viewer?, invalidToken: Bool,
-        transaction: PostgresTransaction?
-    ) async -> GraphQLResponse {
-        let context = ResolverContext(
-            tenant: tenant, viewer: viewer, presentedInvalidToken: invalidToken, services: services, transaction: transaction)
-        var response = await service.execute(request, context: context)
-        // The document is valid and names an operation (``execute`` checked), so a request
-        // error here is a variable the schema refused (a missing `date`, a malformed `Date`):
-        // input the person can correct.
-        if response.isRequestError {
-            response.errors = response.errors.map { error in
-                var error = error
-                if error.extensions?["code"] == nil { error.extensions = ["code": .string("BAD_USER_INPUT")] }
-                return error
-            }
-        }
-        return response
+    /// Runs `body` in one transaction as the person whose live session of `tenant` has `token`, or
+    /// as nobody (`nil`) when it is no such session: what a request with a bearer token runs in
+    /// (the server's file endpoints too).
+    public func authenticated<T: Sendable>(
+        _ token: SessionToken, tenant: Tenant, _ body: (Viewer?, PostgresTransaction) async throws -> T
+    ) async throws -> T {
+        try await services.authenticated(token, tenantID: tenant.id, body)
     }
 
     /// An error of a document that does not parse (`GRAPHQL_PARSE_FAILED`) or validate, or names
@@ -142,42 +130,34 @@ public struct TenantGraphQL: Sendable {
         return error
     }
 
-    /// The token of an `Authorization: Bearer <token>` header: nil without a header, `.some(nil)`
-    /// when there is one but it holds no possible token (another scheme, a malformed token).
-    static func bearerToken(_ header: String?) -> SessionToken?? {
-        guard let header else { return nil }
-        let parts = header.split(separator: " ", omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return .some(nil) }
-        return .some(SessionToken(presented: parts[1]))
+    private struct RollBack: Error {
+        var response: GraphQLResponse
     }
+}
 
-    /// Whether the operation `request` selects has one of `fields` at its root (through
-    /// fragments too). Only called for valid documents, whose root fields are the mutation's.
-    static func selects(_ fields: Set<String>, in request: GraphQLRequest) -> Bool {
-        guard !fields.isEmpty, let document = try? parse(request.query) else { return false }
-        var fragments: [String: FragmentDefinition] = [:]
-        var operations: [OperationDefinition] = []
-        for definition in document.definitions {
-            switch definition {
-            case .operation(let operation): operations.append(operation)
-            case .fragment(let fragment): fragments[fragment.name.value] = fragment
-            default: break
+/// One request's execution, once its schema and operation are known.
+private struct Run {
+    var request: GraphQLRequest
+    var composed: ComposedSchema
+    var tenant: Tenant
+    var services: DomainServices
+    var links: any ResourceLinks
+
+    func callAsFunction(viewer: Viewer?, invalidToken: Bool, transaction: PostgresTransaction?) async -> GraphQLResponse {
+        let context = ResolverContext(
+            tenant: tenant, viewer: viewer, presentedInvalidToken: invalidToken, services: services, transaction: transaction,
+            events: composed.events, links: links)
+        var response = await composed.service.execute(request, context: context)
+        // The document is valid and names an operation (``TenantGraphQL/execute`` checked), so a
+        // request error here is a variable the schema refused (a missing `date`, a malformed
+        // `Date`): input the person can correct.
+        if response.isRequestError {
+            response.errors = response.errors.map { error in
+                var error = error
+                if error.extensions?["code"] == nil { error.extensions = ["code": .string("BAD_USER_INPUT")] }
+                return error
             }
         }
-        let selected = request.operationName.map { name in operations.first { $0.name?.value == name } } ?? operations.first
-        guard let selected else { return false }
-        var seen: Set<String> = []
-        func walk(_ set: SelectionSet) -> Bool {
-            set.selections.contains { selection in
-                switch selection {
-                case .field(let field): return fields.contains(field.name.value)
-                case .inlineFragment(let inline): return walk(inline.selectionSet)
-                case .fragmentSpread(let spread):
-                    guard seen.insert(spread.name.value).inserted, let fragment = fragments[spread.name.value] else { return false }
-                    return walk(fragment.selectionSet)
-                }
-            }
-        }
-        return walk(selected.selectionSet)
+        return response
     }
 }

@@ -1,3 +1,33 @@
+public import StorykeepCore
+
+extension TenantModule {
+    /// `rewards` in a tenant file's `modules`.
+    public static let rewards = TenantModule(rawValue: "rewards")
+}
+
+/// The rewards module's part of a tenant file: `rewards`.
+public struct RewardsSettings: TenantSettings {
+    public static let keys = CodingKeys.allCases.map(\.rawValue)
+
+    /// `rewards` (default none): how stars are earned and what they unlock.
+    public var rewards: Rewards
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case rewards }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        rewards = try c.decode(Rewards.self, forKey: .rewards, default: Rewards())
+    }
+}
+
+extension TenantFile {
+    /// `rewards` (``RewardsSettings``).
+    public var rewards: Rewards {
+        get { self[RewardsSettings.self].rewards }
+        set { self[RewardsSettings.self].rewards = newValue }
+    }
+}
+
 /// `rewards:` in a tenant file: how a young person earns stars, and what stars unlock.
 public struct Rewards: Codable, Sendable, Equatable {
     /// `rules` (default none).

@@ -4,7 +4,13 @@ import Foundation
 import Glibc
 #endif
 
-/// A fixed set of dedicated threads that run blocking, CPU-heavy work (Argon2) in arrival order.
+/// A fixed set of dedicated threads that run blocking work in arrival order: the one mechanism
+/// for work that must not run on Swift's cooperative pool or an NIO event loop.
+///
+/// - Each PostgreSQL connection owns a pool of one thread (`postgres-<n>`): libpq's calls block
+///   on the network, and one thread per connection also keeps each `PGconn` confined to one
+///   thread, which is what libpq asks for; its calls run in the order they were made.
+/// - Argon2 (the domain's `PasswordHasher`) runs on a pool of a few threads at a lower priority.
 ///
 /// One Argon2id computation holds a core and 19 MiB for about 20 ms. Run on Swift's cooperative
 /// pool, which has one thread per core, a burst of logins would occupy every thread and stall all
@@ -43,6 +49,16 @@ public final class BoundedWorkerPool: Sendable {
     }
 
     deinit {
+        queue.stop()
+    }
+
+    /// Queues `job` without waiting for it.
+    public func submit(_ job: @escaping @Sendable () -> Void) {
+        queue.submit(job)
+    }
+
+    /// Lets the threads finish the jobs already queued, then exit.
+    public func stop() {
         queue.stop()
     }
 

@@ -3,7 +3,7 @@ import Foundation
 
 /// The few primitives of OpenSSL's libcrypto that accounts and cursors need: its CSPRNG,
 /// SHA-256, HMAC-SHA-256 and a constant-time comparison; and base64url.
-enum Crypto {
+package enum Crypto {
     /// libcrypto's random generator could not produce bytes (it was never seeded); nothing that
     /// needs a secret may go on.
     struct RandomnessUnavailable: Error, CustomStringConvertible {
@@ -11,7 +11,7 @@ enum Crypto {
     }
 
     /// `count` bytes from `RAND_bytes`, libcrypto's CSPRNG (seeded from the operating system).
-    static func randomBytes(_ count: Int) throws -> [UInt8] {
+    package static func randomBytes(_ count: Int) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         let status = bytes.withUnsafeMutableBufferPointer { RAND_bytes($0.baseAddress, Int32($0.count)) }
         guard status == 1 else { throw RandomnessUnavailable() }
@@ -19,7 +19,7 @@ enum Crypto {
     }
 
     /// The SHA-256 digest of `bytes`, through the EVP interface.
-    static func sha256(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    package static func sha256(_ bytes: some Collection<UInt8>) -> [UInt8] {
         let input = Array(bytes)
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         var length: UInt32 = 0
@@ -34,7 +34,7 @@ enum Crypto {
     }
 
     /// The HMAC-SHA-256 (RFC 2104) of `bytes` under `key`, through libcrypto's one-shot `HMAC`.
-    static func hmacSHA256(key: [UInt8], _ bytes: [UInt8]) -> [UInt8] {
+    package static func hmacSHA256(key: [UInt8], _ bytes: [UInt8]) -> [UInt8] {
         var mac = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         var length: UInt32 = 0
         let result = key.withUnsafeBytes { key in
@@ -52,7 +52,7 @@ enum Crypto {
     /// Whether `a` and `b` hold the same bytes, in time that depends only on their length
     /// (`CRYPTO_memcmp`), so comparing a secret leaks nothing of where it first differs. A length
     /// difference answers at once: lengths are not secret here.
-    static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    package static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
         return a.withUnsafeBytes { a in
             b.withUnsafeBytes { b in CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0 }
@@ -61,7 +61,7 @@ enum Crypto {
 
     /// `bytes` in base64's URL- and filename-safe alphabet (RFC 4648 §5), without padding, in
     /// one pass (cursors are written for every item of a page).
-    static func base64URL(_ bytes: some Collection<UInt8>) -> String {
+    package static func base64URL(_ bytes: some Collection<UInt8>) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
         let bytes = Array(bytes)
         var out: [UInt8] = []
@@ -80,7 +80,7 @@ enum Crypto {
 
     /// The bytes of `text` in base64's URL- and filename-safe alphabet without padding, as
     /// ``base64URL(_:)`` writes them; nil for any other character or an impossible length.
-    static func bytes(base64URL text: some StringProtocol) -> [UInt8]? {
+    package static func bytes(base64URL text: some StringProtocol) -> [UInt8]? {
         guard text.utf8.count % 4 != 1 else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count * 3 / 4)
@@ -104,8 +104,10 @@ enum Crypto {
                 digits = 0
             }
         }
-        // 2 or 3 digits left: 1 or 2 bytes, in their high bits.
+        // 2 or 3 digits left: 1 or 2 bytes, in their high bits. The bits below them must be zero,
+        // so that each byte string has exactly one text (a changed last digit is a changed text).
         if digits > 0 {
+            guard group & (digits == 2 ? 0xF : 0x3) == 0 else { return nil }
             group <<= 6 * UInt32(4 - digits)
             out.append(UInt8(truncatingIfNeeded: group >> 16))
             if digits == 3 { out.append(UInt8(truncatingIfNeeded: group >> 8)) }
@@ -114,7 +116,7 @@ enum Crypto {
     }
 
     /// `bytes` in lowercase hexadecimal, two digits a byte.
-    static func hex(_ bytes: [UInt8]) -> String {
+    package static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
             for (index, byte) in bytes.enumerated() {

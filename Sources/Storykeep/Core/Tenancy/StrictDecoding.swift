@@ -19,10 +19,15 @@ extension Decoder {
     /// Swift's synthesized decoding ignores unknown keys, which turns a misspelt optional key in a
     /// tenant file (`archiveRetentionDay: 7`) into a silent default. Types that decode tenant files
     /// write `init(from:)` with this container instead: one line, the rest is ordinary decoding.
-    func strictContainer<Key: CodingKey & CaseIterable>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    ///
+    /// `alsoAllowing` names keys read by others from the same mapping (a tenant file's modules'
+    /// sections, ``TenantSettings``).
+    package func strictContainer<Key: CodingKey & CaseIterable>(
+        keyedBy type: Key.Type, alsoAllowing others: [String] = []
+    ) throws -> KeyedDecodingContainer<Key> {
         let everything = try container(keyedBy: AnyCodingKey.self)
-        for key in everything.allKeys where Key(stringValue: key.stringValue) == nil {
-            let known = Key.allCases.map(\.stringValue).joined(separator: ", ")
+        for key in everything.allKeys where Key(stringValue: key.stringValue) == nil && !others.contains(key.stringValue) {
+            let known = (Key.allCases.map(\.stringValue) + others).joined(separator: ", ")
             throw DecodingError.dataCorrupted(
                 .init(codingPath: codingPath + [key], debugDescription: "unknown key; expected one of: \(known)")
             )
@@ -34,12 +39,12 @@ extension Decoder {
 extension KeyedDecodingContainer {
     /// The value at `key`, or `defaultValue` when the key is absent. A key present with a wrong
     /// type is still an error.
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key, default defaultValue: T) throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type, forKey key: Key, default defaultValue: T) throws -> T {
         try decodeIfPresent(type, forKey: key) ?? defaultValue
     }
 
     /// Throws a decoding error at `key` unless `isValid`.
-    func require(_ isValid: Bool, at key: Key, _ expected: @autoclosure () -> String) throws {
+    package func require(_ isValid: Bool, at key: Key, _ expected: @autoclosure () -> String) throws {
         guard isValid else {
             throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "expected \(expected())")
         }

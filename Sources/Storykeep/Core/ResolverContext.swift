@@ -25,6 +25,10 @@ public struct Viewer: Sendable, Equatable {
 /// short transaction of its own, so that Argon2 runs between them without holding a connection.
 public final class ResolverContext: Sendable {
     public let tenant: Tenant
+    /// How this request's client reaches the server's other endpoints (media files).
+    public let links: any ResourceLinks
+    /// The handlers of the tenant's modules, which ``publish(_:in:)`` runs.
+    public let events: EventBus
     /// Nil for an anonymous request.
     public let viewer: Viewer?
     /// The request carried a bearer token that is no valid session here: fields that need a
@@ -36,9 +40,11 @@ public final class ResolverContext: Sendable {
 
     public init(
         tenant: Tenant, viewer: Viewer?, presentedInvalidToken: Bool, services: DomainServices,
-        transaction: PostgresTransaction?
+        transaction: PostgresTransaction?, events: EventBus = EventBus(), links: any ResourceLinks
     ) {
         self.tenant = tenant
+        self.events = events
+        self.links = links
         self.viewer = viewer
         self.presentedInvalidToken = presentedInvalidToken
         self.services = services
@@ -74,5 +80,12 @@ public final class ResolverContext: Sendable {
         do { result = .success(try await body(tx)) } catch { result = .failure(error) }
         try await accountContext.enter(on: tx)
         return try result.get()
+    }
+
+    /// Publishes `event` to the handlers of the tenant's modules, which run now, in `tx` (the
+    /// transaction of the change), as this request's viewer.
+    public func publish<Event: DomainEvent>(_ event: Event, in tx: PostgresTransaction) async throws {
+        try await events.publish(
+            event, context: EventContext(tenant: tenant, viewer: viewer, services: services, transaction: tx, bus: events))
     }
 }

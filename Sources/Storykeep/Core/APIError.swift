@@ -1,4 +1,5 @@
 public import GraphQL
+public import Postgres
 
 /// The errors the API answers with, by `extensions.code` (issue 4): what a client switches on.
 /// Messages are for people (a 14-year-old reads some of them); codes are for programs.
@@ -53,5 +54,51 @@ extension GraphQLError {
         for (key, value) in more.entries { extensions.append(key, value) }
         error.extensions = extensions
         return error
+    }
+}
+
+/// A module's error that the API answers with as a coded GraphQL error (`JournalError`'s
+/// BAD_USER_INPUT and NOT_FOUND). Each module declares its errors this way; the composition maps
+/// them wherever a module's resolver or loader throws them (``ResolverContext/apiError(_:at:)``).
+public protocol APIErrorConvertible: Error {
+    /// The error the client sees.
+    var graphQLError: GraphQLError { get }
+}
+
+extension ResolverContext {
+    /// What the client sees of `error`, thrown while resolving `coordinate` (`Query.entries`): a
+    /// `GraphQLError` as it is, a module's error as it declares (``APIErrorConvertible``), TIMEOUT
+    /// for a statement PostgreSQL stopped at the request's `statement_timeout`, and anything else
+    /// (a database failure) as INTERNAL_SERVER_ERROR, logged here with what it was.
+    public func apiError(_ error: any Error, at coordinate: String) -> GraphQLError {
+        switch error {
+        case let error as GraphQLError: return error
+        case let error as any APIErrorConvertible: return error.graphQLError
+        case let error as PostgresError where error.sqlState == PostgresError.SQLState.queryCanceled:
+            services.logger.warning("Statement stopped by the request's statement_timeout", metadata: ["field": "\(coordinate)"])
+            return .timeout()
+        default:
+            services.logger.error("Resolver failed", metadata: ["field": "\(coordinate)", "error": "\(error)"])
+            return .internal()
+        }
+    }
+}
+
+extension DataLoader {
+    /// A loader for a module's field on a type (`Entry.tags`): `batch` runs once per round for all
+    /// the keys of a request, in the request's transaction (as its viewer), and its errors reach
+    /// the client as ``ResolverContext/apiError(_:at:)`` says.
+    public static func inTransaction(
+        _ coordinate: String,
+        _ batch: @escaping @Sendable (_ keys: [Key], _ context: ResolverContext, _ tx: PostgresTransaction) async throws -> [Value]
+    ) -> DataLoader {
+        DataLoader { keys, context in
+            guard let context = context as? ResolverContext else { throw GraphQLError(message: "Internal error: no request context.") }
+            do {
+                return try await context.transaction { tx in try await batch(keys, context, tx) }
+            } catch {
+                throw context.apiError(error, at: coordinate)
+            }
+        }
     }
 }

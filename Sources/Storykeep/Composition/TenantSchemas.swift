@@ -1,7 +1,7 @@
 public import Foundation
 public import GraphQL
 import Logging
-import Postgres
+public import StorykeepCore
 import Synchronization
 
 /// A tenant's GraphQL schema, composed and ready to serve.
@@ -10,8 +10,10 @@ public struct ComposedSchema: Sendable {
     public let modules: [String]
     /// Parses, validates and caches documents, and executes them.
     public let service: GraphQLService
-    /// Mutation fields that open their own transactions (see ``ResolverRegistry/mutation(_:access:ownTransactions:_:)``).
+    /// Mutation fields that open their own transactions (see ``ModuleRegistry/mutation(_:access:ownTransactions:_:)``).
     public let ownTransactionFields: Set<String>
+    /// The event handlers of its modules.
+    public let events: EventBus
 
     public var schema: GraphQLSchema { service.schema }
 }
@@ -25,12 +27,14 @@ public struct SchemaCompositionError: Error, CustomStringConvertible {
 /// The schemas of the tenants: one per distinct set of enabled modules, composed on first use and
 /// kept (not rebuilt per request), each with its own document cache.
 ///
-/// A schema is the SDL of its modules, `Schema/<module>.graphql` in ``StorykeepModules/all``'s
-/// order (the first module, accounts, defines the root types; the others extend them), with each
-/// module's resolvers attached by `Type.field` name. Every root field is wrapped with the access
-/// check its module registered (``FieldAccess``), and every field that takes arguments with the
+/// A schema is the core's SDL (`Schema/core.graphql`: the root types, shared scalars) and its
+/// modules', `Schema/<module>.graphql` in ``StorykeepModules/all``'s order, with each module's
+/// resolvers attached by `Type.field` name. Every root field is wrapped with the access check its
+/// module registered (``FieldAccess``), every resolver a module registered with the mapping of its
+/// errors (``ResolverContext/apiError(_:at:)``), and every field that takes arguments with the
 /// check of its input's text (``InputText``), which comes first: input no field could accept is
-/// refused whoever sends it.
+/// refused whoever sends it. Events published in a tenant's requests
+/// reach the handlers of that tenant's modules only.
 public final class TenantSchemas: Sendable {
     /// The most tokens a request's document may have: a bound on the work an anonymous
     /// document can cause before validation (GraphiQL's introspection query has about 600).
@@ -70,15 +74,17 @@ public final class TenantSchemas: Sendable {
     /// Builds the schema of the named modules.
     func compose(_ names: [String]) throws -> ComposedSchema {
         let chosen = names.compactMap { name in modules.first { $0.name == name } }
-        var sources: [Source] = []
-        var registry = ResolverRegistry()
+        var sources = [try sdl(CoreSchema.sdl, of: "the core")]
+        var registry = ModuleRegistry()
         for module in chosen {
-            let file = directory.appendingPathComponent(module.name + ".graphql")
-            guard let text = try? String(contentsOf: file, encoding: .utf8) else {
-                throw SchemaCompositionError(description: "no SDL for module \(module.name) at \(file.path)")
+            for file in module.sdl { sources.append(try sdl(file, of: "module \(module.name)")) }
+            var own = ModuleRegistry()
+            module.register(&own)
+            do {
+                try registry.merge(own, from: module.name)
+            } catch {
+                throw SchemaCompositionError(description: "\(error)")
             }
-            sources.append(Source(text, name: file.lastPathComponent))
-            module.register(&registry)
         }
         let schema: GraphQLSchema
         do {
@@ -92,6 +98,7 @@ public final class TenantSchemas: Sendable {
                 description: "the SDL of \(names.joined(separator: ", ")) is invalid: "
                     + problems.map(\.message).joined(separator: "; "))
         }
+        CoreSchema.configure(schema)
         for module in chosen { module.configure(schema) }
         try attach(registry, to: schema)
         let own = Set(registry.roots.filter { $0.value.ownTransactions }.keys.map { String($0.dropFirst("Mutation.".count)) })
@@ -99,10 +106,19 @@ public final class TenantSchemas: Sendable {
             modules: names,
             service: GraphQLService(
                 schema: schema, cacheCapacity: documentCacheSize, parseOptions: ParseOptions(maxTokens: Self.maxTokens)),
-            ownTransactionFields: own)
+            ownTransactionFields: own, events: EventBus(registry.events))
     }
 
-    private func attach(_ registry: ResolverRegistry, to schema: GraphQLSchema) throws {
+    /// The SDL file `Schema/<name>.graphql`.
+    private func sdl(_ name: String, of owner: String) throws -> Source {
+        let file = directory.appendingPathComponent(name + ".graphql")
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else {
+            throw SchemaCompositionError(description: "no SDL for \(owner) at \(file.path)")
+        }
+        return Source(text, name: file.lastPathComponent)
+    }
+
+    private func attach(_ registry: ModuleRegistry, to schema: GraphQLSchema) throws {
         var unused = Set(registry.roots.keys).union(registry.fields.keys)
         for root in [schema.queryType, schema.mutationType].compactMap({ $0 }) {
             for field in root.fields {
@@ -118,7 +134,7 @@ public final class TenantSchemas: Sendable {
             let parts = coordinate.split(separator: ".", maxSplits: 1).map(String.init)
             guard parts.count == 2, let field = schema.type(named: parts[0])?.fields?[parts[1]] else { continue }
             unused.remove(coordinate)
-            field.resolve = Self.guarded(field.arguments.isEmpty ? resolver : Self.checkingInput(resolver), coordinate)
+            field.resolve = Self.mappingErrors(field.arguments.isEmpty ? resolver : Self.checkingInput(resolver), coordinate)
         }
         guard unused.isEmpty else {
             throw SchemaCompositionError(description: "resolvers for fields the schema lacks: \(unused.sorted().joined(separator: ", "))")
@@ -142,7 +158,7 @@ public final class TenantSchemas: Sendable {
     }
 
     /// The root resolver behind the check of its arguments' text and its access check.
-    private static func guarded(_ root: ResolverRegistry.Root, _ coordinate: String) -> FieldResolver {
+    private static func guarded(_ root: ModuleRegistry.Root, _ coordinate: String) -> FieldResolver {
         let (access, resolve) = (root.access, root.resolve)
         return .async { _, arguments, context, _ in
             guard let context = context as? ResolverContext else {
@@ -160,42 +176,32 @@ public final class TenantSchemas: Sendable {
             do {
                 return try await resolve(arguments, context)
             } catch {
-                throw apiError(error, coordinate, context)
+                throw context.apiError(error, at: coordinate)
             }
         }
     }
 
-    /// A field resolver (not a root's) whose errors reach the client as ``apiError(_:_:_:)`` says.
-    private static func guarded(_ resolver: FieldResolver, _ coordinate: String) -> FieldResolver {
+    /// A module's resolver of a field below the root, its errors mapped as the root fields' are.
+    private static func mappingErrors(_ resolver: FieldResolver, _ coordinate: String) -> FieldResolver {
         switch resolver {
         case .sync(let resolve):
             return .sync { source, arguments, context, info in
-                do { return try resolve(source, arguments, context, info) } catch { throw apiError(error, coordinate, context) }
+                do {
+                    return try resolve(source, arguments, context, info)
+                } catch {
+                    guard let context = context as? ResolverContext else { throw error }
+                    throw context.apiError(error, at: coordinate)
+                }
             }
         case .async(let resolve):
             return .async { source, arguments, context, info in
-                do { return try await resolve(source, arguments, context, info) } catch { throw apiError(error, coordinate, context) }
+                do {
+                    return try await resolve(source, arguments, context, info)
+                } catch {
+                    guard let context = context as? ResolverContext else { throw error }
+                    throw context.apiError(error, at: coordinate)
+                }
             }
-        }
-    }
-
-    /// The error the client gets for what the resolver of `coordinate` threw: an API error as it
-    /// is, a store's refusal as its API error, TIMEOUT for a statement PostgreSQL stopped at the
-    /// request's `statement_timeout`, and INTERNAL_SERVER_ERROR for anything else (a database or
-    /// other internal failure: logged, not shown).
-    private static func apiError(_ error: any Error, _ coordinate: String, _ context: any Sendable) -> GraphQLError {
-        let logger = (context as? ResolverContext)?.services.logger
-        switch error {
-        case let error as GraphQLError:
-            return error
-        case let error as JournalError:
-            return error.graphQLError
-        case let error as PostgresError where error.sqlState == PostgresError.SQLState.queryCanceled:
-            logger?.warning("Statement stopped by the request's statement_timeout", metadata: ["field": "\(coordinate)"])
-            return .timeout()
-        default:
-            logger?.error("Resolver failed", metadata: ["field": "\(coordinate)", "error": "\(error)"])
-            return .internal()
         }
     }
 }

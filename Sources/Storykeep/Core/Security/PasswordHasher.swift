@@ -1,4 +1,5 @@
 import CArgon2
+public import Postgres
 
 /// Argon2id's three costs (RFC 9106): memory in KiB, passes over it, and lanes.
 public struct Argon2Parameters: Sendable, Hashable, CustomStringConvertible {

@@ -53,3 +53,15 @@ public struct SessionToken: Sendable, CustomStringConvertible {
         }
     }
 }
+
+/// What a request presented to say who it is (its `Authorization` header, read by the server's
+/// middleware): the domain sees this, never a header.
+public enum Credential: Sendable {
+    /// Nothing: an anonymous request.
+    case none
+    /// A bearer token of the right shape (whether it is a live session is for the database to say).
+    case bearer(SessionToken)
+    /// Something that can be no session token (another scheme, a malformed token): fields that
+    /// need a person answer UNAUTHENTICATED, saying the session has ended.
+    case invalid
+}

@@ -1,0 +1,11 @@
+// `import Storykeep` is the whole domain: the core, the tenancy machinery and every module, as the
+// server, the command line and the tests use it. Modules never import this target: each sees only
+// the core and the modules Package.swift says it uses.
+@_exported import StorykeepAccounts
+@_exported import StorykeepArchive
+@_exported import StorykeepCore
+@_exported import StorykeepJournals
+@_exported import StorykeepProfile
+@_exported import StorykeepRewards
+@_exported import StorykeepTags
+@_exported import StorykeepTenancy

@@ -1,0 +1,76 @@
+public import StorykeepCore
+public import StorykeepTenancy
+public import Postgres
+
+/// The composition root: every module the server knows, in the order their SDL is composed (after
+/// the core's). The server, the command line and the tests all take the modules from here; nothing
+/// else lists them. Adding a module adds one line here (and its target in Package.swift).
+public enum StorykeepModules {
+    public static let all: [any StorykeepModule] = [
+        AccountsModule(),
+        JournalsModule(),
+        ProfileModule(),
+        TagsModule(),
+        ArchiveModule(),
+        RewardsModule(),
+    ]
+
+    /// Module names a tenant file's `modules` may already list whose modules have not landed yet:
+    /// accepted, so that agencies can say what they will use, and switching nothing on.
+    public static let announced: [TenantModule] = [.sharing, .social, .export]
+
+    /// How tenant files are read: every module's sections.
+    public static let tenantFileFormat = format(of: all)
+
+    /// The tenant file format of `modules`.
+    public static func format(of modules: [any StorykeepModule]) -> TenantFileFormat {
+        TenantFileFormat(
+            sections: modules.flatMap(\.tenantSettings),
+            moduleNames: (modules.compactMap(\.switchedBy) + announced).map(\.rawValue))
+    }
+
+    /// Every module's background jobs.
+    public static func backgroundJobs(_ config: StorykeepConfig) -> [BackgroundJob] {
+        all.flatMap { $0.backgroundJobs(config) }
+    }
+
+    /// Every module's HTTP endpoints.
+    public static var endpoints: [ModuleEndpoint] {
+        all.flatMap(\.endpoints)
+    }
+}
+
+extension TenantModule {
+    /// Announced: its module has not landed yet.
+    public static let sharing = TenantModule(rawValue: "sharing")
+    /// Announced: its module has not landed yet.
+    public static let social = TenantModule(rawValue: "social")
+    /// Announced: its module has not landed yet.
+    public static let export = TenantModule(rawValue: "export")
+}
+
+// Tenant files in the server's format, unless a caller says otherwise.
+
+extension TenantFiles {
+    /// Reads and validates every tenant file in `directory` (see ``load(directory:format:)``).
+    public static func load(directory: String) throws(TenantFilesError) -> [TenantFile] {
+        try load(directory: directory, format: StorykeepModules.tenantFileFormat)
+    }
+
+    /// Reads one tenant file, whose name must be its slug.
+    public static func load(file path: String) throws(TenantFileError) -> TenantFile {
+        try load(file: path, format: StorykeepModules.tenantFileFormat)
+    }
+
+    /// Decodes the YAML text of a tenant file; `file` names it in errors.
+    public static func decode(_ text: String, file: String) throws(TenantFileError) -> TenantFile {
+        try decode(text, file: file, format: StorykeepModules.tenantFileFormat)
+    }
+}
+
+extension TenantStore {
+    /// The tenants table, read in the server's tenant file format.
+    public init(pool: PostgresPool) {
+        self.init(pool: pool, format: StorykeepModules.tenantFileFormat)
+    }
+}

@@ -1,0 +1,121 @@
+public import GraphQL
+
+/// A module of the domain: everything it is, declared in one place.
+///
+/// A module lives in three places with the same name: its SDL `Schema/<name>.graphql`, its folder
+/// `Sources/Storykeep/<Name>/` (a target of its own) and its migration. It declares here what the
+/// rest of the system needs of it; one composition root (`StorykeepModules.all`) lists the modules,
+/// and the server, the command line and the tests all take them from there. How to add one:
+/// docs/modules.md.
+public protocol StorykeepModule: Sendable {
+    /// The module's name: `Schema/<name>.graphql`, `Sources/Storykeep/<Name>/`.
+    var name: String { get }
+    /// The tenant file's `modules` entry that switches the module on (`tags`), or nil for a module
+    /// that is always on (accounts, journals).
+    var switchedBy: TenantModule? { get }
+    /// The module's SDL files in `Schema/`, without `.graphql`: by default its name.
+    var sdl: [String] { get }
+    /// The module's sections of the tenant file: their keys, decoding and validation. Every
+    /// tenant file is read with the sections of every module, switched on or not.
+    var tenantSettings: [any TenantSettings.Type] { get }
+    /// Attaches the module's resolvers (its root fields, and fields it adds to other modules'
+    /// types) and its handlers of other modules' events.
+    func register(_ module: inout ModuleRegistry)
+    /// Gives the module's custom scalars their coercion, once the composed schema is built.
+    func configure(_ schema: GraphQLSchema)
+    /// Work the server runs beside the requests, as long as it runs (the archive's purge).
+    func backgroundJobs(_ config: StorykeepConfig) -> [BackgroundJob]
+    /// What the module serves over HTTP besides GraphQL, under each tenant's root.
+    var endpoints: [ModuleEndpoint] { get }
+}
+
+extension StorykeepModule {
+    public var sdl: [String] { [name] }
+    public var tenantSettings: [any TenantSettings.Type] { [] }
+    public func configure(_ schema: GraphQLSchema) {}
+    public func backgroundJobs(_ config: StorykeepConfig) -> [BackgroundJob] { [] }
+    public var endpoints: [ModuleEndpoint] { [] }
+}
+
+/// Who may call a root field. Fields below the root are reached only through one, so the check at
+/// the root covers them.
+public enum FieldAccess: Sendable, Equatable {
+    /// Anyone, before logging in too (`login`, `activateAccount`, `me`).
+    case anyone
+    /// Any person logged in.
+    case authenticated
+    /// Only people with one of these roles; others get FORBIDDEN.
+    case roles(Set<PersonRole>)
+}
+
+/// A root field's resolver: its coerced arguments and the request's ``ResolverContext``.
+public typealias RootResolver = @Sendable (_ arguments: GraphQLObject, _ context: ResolverContext) async throws -> (any Sendable)?
+
+/// What a module attaches to the composed schema and to the other modules: resolvers by
+/// `Type.field` name, and handlers of domain events.
+///
+/// Root fields (`Query.*`, `Mutation.*`) are registered with who may call them; the composition
+/// wraps each with that check, so a resolver runs only for a caller it admits. Every root field of
+/// a composed schema must have a resolver, and every name registered must be a field of the
+/// schema: a mismatch fails the composition (at the server's start), not a request.
+public struct ModuleRegistry: Sendable {
+    package struct Root: Sendable {
+        package var access: FieldAccess
+        package var ownTransactions: Bool
+        package var resolve: RootResolver
+    }
+
+    package var roots: [String: Root] = [:]
+    package var fields: [String: FieldResolver] = [:]
+    package var events = EventHandlers()
+
+    public init() {}
+
+    /// `Query.<name>`.
+    public mutating func query(_ name: String, access: FieldAccess, _ resolve: @escaping RootResolver) {
+        roots["Query." + name] = Root(access: access, ownTransactions: false, resolve: resolve)
+    }
+
+    /// `Mutation.<name>`.
+    ///
+    /// A mutation with `ownTransactions` runs outside the request's transaction and opens short
+    /// ones itself (``ResolverContext/transaction(_:_:)``), because it does slow work in between
+    /// that must not hold a database connection (Argon2: `login`, `activateAccount`,
+    /// `changePassword`). A request that selects such a field runs every root field that way.
+    public mutating func mutation(
+        _ name: String, access: FieldAccess, ownTransactions: Bool = false, _ resolve: @escaping RootResolver
+    ) {
+        roots["Mutation." + name] = Root(access: access, ownTransactions: ownTransactions, resolve: resolve)
+    }
+
+    /// A field below the root, of this module's types or another's (`Entry.tags`, added by the
+    /// tags module). Return a `DataLoader` load for anything read from the database, so that a
+    /// list of twenty entries costs one statement, not twenty.
+    public mutating func field(_ coordinate: String, _ resolver: FieldResolver) {
+        fields[coordinate] = resolver
+    }
+
+    /// Runs `handler` whenever `Event` is published by a request of a tenant that has this
+    /// module on, in the same transaction (see ``DomainEvent``).
+    public mutating func on<Event: DomainEvent>(
+        _ type: Event.Type, _ handler: @escaping @Sendable (Event, EventContext) async throws -> Void
+    ) {
+        events.add(type, handler)
+    }
+
+    /// Adds `other`'s resolvers (a module's, named `module`); a coordinate two modules claim is a
+    /// composition error.
+    package mutating func merge(_ other: ModuleRegistry, from module: String) throws {
+        if let clash = Set(roots.keys).intersection(other.roots.keys).union(Set(fields.keys).intersection(other.fields.keys)).first {
+            throw ModuleCompositionError(description: "module \(module) registers \(clash), which another module already resolves")
+        }
+        roots.merge(other.roots) { $1 }
+        fields.merge(other.fields) { $1 }
+        events.append(other.events)
+    }
+}
+
+/// Modules that do not fit together: their resolvers claim the same field.
+public struct ModuleCompositionError: Error, CustomStringConvertible {
+    public var description: String
+}

@@ -1,0 +1,170 @@
+public import Foundation
+
+/// One agency, as its file in `tenants/<slug>.yaml` describes it.
+///
+/// The file's own keys (who the agency is, where it answers, which modules it has) are here; every
+/// other key belongs to a module, which decodes and validates its part (``TenantSettings``) and
+/// usually offers it as a property of `TenantFile` from its own folder (`file.archive`,
+/// `file.lockout`). A file is read with the ``TenantFileFormat`` of the composed modules.
+///
+/// Decoding is strict and validating: an unknown key, a value of the wrong type, a missing required
+/// key or an out-of-range value is an error whose coding path names the key (`TenantFileError`
+/// turns it into file + key + what was expected). Optional keys take the defaults documented on
+/// each property, and the decoded value, defaults included, is what `storykeep tenant apply` stores
+/// in `tenants.config`, so the server never guesses a default of its own.
+public struct TenantFile: Codable, Sendable, Equatable {
+    /// `slug` (required): lowercase letters, digits and single hyphens; the file's name, and the
+    /// path the tenant answers on, `/t/<slug>/`.
+    public var slug: String
+    /// `displayName` (required): the agency's name as people see it.
+    public var displayName: String
+    /// `hosts` (default none): host names that select this tenant by the HTTP `Host` header.
+    public var hosts: [String]
+    /// `timeZone` (required): an IANA zone such as `Europe/London`; days and streaks are counted in it.
+    public var timeZone: String
+    /// `termsVersion` (required): the terms people must have accepted; raising it asks again.
+    public var termsVersion: String
+    /// `modules` (required): the optional modules this agency enables (see ``TenantFileFormat``).
+    public var modules: [TenantModule]
+    /// The modules' sections, by their type.
+    private var sections: [ObjectIdentifier: any TenantSettings]
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case slug, displayName, hosts, timeZone, termsVersion, modules
+    }
+
+    /// The section `type` of the file. Every section of the format the file was read with is
+    /// there; asking for another is a mistake of the code.
+    public subscript<Settings: TenantSettings>(_ type: Settings.Type) -> Settings {
+        get {
+            guard let section = sections[ObjectIdentifier(type)] as? Settings else {
+                preconditionFailure("the tenant file was read without the section \(type)")
+            }
+            return section
+        }
+        set { sections[ObjectIdentifier(type)] = newValue }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let format = decoder.userInfo[TenantFileFormat.userInfoKey] as? TenantFileFormat ?? TenantFileFormat()
+        let c = try decoder.strictContainer(keyedBy: CodingKeys.self, alsoAllowing: format.sectionKeys)
+        slug = try c.decode(String.self, forKey: .slug)
+        try c.require(TenantFile.isValidSlug(slug), at: .slug, "a slug of lowercase letters, digits and single hyphens")
+        displayName = try c.decode(String.self, forKey: .displayName)
+        try c.require(!displayName.isBlank, at: .displayName, "a non-empty name")
+        hosts = try c.decode([String].self, forKey: .hosts, default: [])
+        try c.require(hosts.allSatisfy(TenantFile.isValidHost), at: .hosts, "lowercase host names without port")
+        try c.require(Set(hosts).count == hosts.count, at: .hosts, "each host once")
+        timeZone = try c.decode(String.self, forKey: .timeZone)
+        try c.require(TimeZone(identifier: timeZone) != nil, at: .timeZone, "an IANA time zone such as Europe/London")
+        termsVersion = try c.decode(String.self, forKey: .termsVersion)
+        try c.require(!termsVersion.isBlank, at: .termsVersion, "a non-empty version")
+        modules = try c.decode([TenantModule].self, forKey: .modules)
+        try c.require(Set(modules).count == modules.count, at: .modules, "each module once")
+        sections = [:]
+        for type in format.sections {
+            sections[ObjectIdentifier(type)] = try type.init(from: decoder)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(slug, forKey: .slug)
+        try c.encode(displayName, forKey: .displayName)
+        try c.encode(hosts, forKey: .hosts)
+        try c.encode(timeZone, forKey: .timeZone)
+        try c.encode(termsVersion, forKey: .termsVersion)
+        try c.encode(modules, forKey: .modules)
+        // Each section writes its keys into the same mapping.
+        for section in sections.values { try section.encode(to: encoder) }
+    }
+
+    public static func == (lhs: TenantFile, rhs: TenantFile) -> Bool {
+        (lhs.slug, lhs.displayName, lhs.hosts, lhs.timeZone, lhs.termsVersion) == (rhs.slug, rhs.displayName, rhs.hosts, rhs.timeZone, rhs.termsVersion)
+            && lhs.modules == rhs.modules && lhs.sections.count == rhs.sections.count
+            && lhs.sections.allSatisfy { key, section in rhs.sections[key].map(section.isEqual) ?? false }
+    }
+
+    /// True when this tenant enables `module`.
+    public func enables(_ module: TenantModule) -> Bool {
+        modules.contains(module)
+    }
+
+    package static func isValidSlug(_ slug: String) -> Bool {
+        TextLimit.tenantSlug.admits(slug) && slug.wholeMatch(of: /[a-z0-9]+(-[a-z0-9]+)*/) != nil
+    }
+
+    static func isValidHost(_ host: String) -> Bool {
+        host.utf8.count <= 253 && host.wholeMatch(of: /[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*/) != nil
+    }
+}
+
+/// An optional module's name in a tenant file's `modules`: `tags`, `archive`. Each module declares
+/// its own (`extension TenantModule { static let tags = TenantModule(rawValue: "tags") }`).
+public struct TenantModule: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public var rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// One of the names the decoder's ``TenantFileFormat`` knows.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        rawValue = try container.decode(String.self)
+        let known = (decoder.userInfo[TenantFileFormat.userInfoKey] as? TenantFileFormat)?.moduleNames ?? []
+        guard known.contains(rawValue) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "expected one of: \(known.joined(separator: ", ")); found \"\(rawValue)\"")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public var description: String { rawValue }
+}
+
+/// A module's part of a tenant file: some of its top-level keys, decoded and validated by the
+/// module, with their defaults (see ``TenantFile``). The type decodes from the whole file's
+/// decoder and reads only its `keys` (the file checks that no other key is there); it encodes
+/// its keys into the whole file's mapping.
+public protocol TenantSettings: Codable, Sendable, Equatable {
+    /// The top-level keys of a tenant file this section reads.
+    static var keys: [String] { get }
+}
+
+extension TenantSettings {
+    func isEqual(_ other: any TenantSettings) -> Bool {
+        (other as? Self) == self
+    }
+}
+
+/// How tenant files are read: the sections of the composed modules, and the names `modules` may
+/// list. `StorykeepModules.tenantFileFormat` is the server's.
+public struct TenantFileFormat: Sendable {
+    /// Every module's sections.
+    public var sections: [any TenantSettings.Type]
+    /// What `modules` may name: the optional modules, and the names of modules announced but not
+    /// built yet (accepted, and switching nothing on).
+    public var moduleNames: [String]
+
+    public init(sections: [any TenantSettings.Type] = [], moduleNames: [String] = []) {
+        self.sections = sections
+        self.moduleNames = moduleNames
+    }
+
+    var sectionKeys: [String] { sections.flatMap { $0.keys } }
+
+    /// Where a decoder finds the format (`decoder.userInfo`).
+    public static let userInfoKey = CodingUserInfoKey(rawValue: "storykeep.tenantFileFormat")!
+
+    /// The `userInfo` of a decoder that reads tenant files in this format.
+    public var userInfo: [CodingUserInfoKey: any Sendable] { [Self.userInfoKey: self] }
+}
+
+extension StringProtocol {
+    package var isBlank: Bool { allSatisfy(\.isWhitespace) }
+}

@@ -1,0 +1,130 @@
+public import StorykeepCore
+
+/// The journal's part of a tenant file: the check-in's question and mood icons, the writing
+/// prompts, the upload limit.
+public struct JournalSettings: TenantSettings {
+    public static let keys = CodingKeys.allCases.map(\.rawValue)
+
+    /// `checkInQuestion` (default "How are you feeling today?"): the daily mood check-in question.
+    public var checkInQuestion: String
+    /// `moodIcons` (required, at least one): the default mood icons a young person starts with.
+    public var moodIcons: [MoodIcon]
+    /// `prompts` (default none): smart-suggestion prompts for writing an entry.
+    public var prompts: [Prompt]
+    /// `uploads`: media limits.
+    public var uploads: UploadPolicy
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case checkInQuestion, moodIcons, prompts, uploads }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        checkInQuestion = try c.decode(String.self, forKey: .checkInQuestion, default: "How are you feeling today?")
+        try c.require(!checkInQuestion.isBlank, at: .checkInQuestion, "a non-empty question")
+        uploads = try c.decode(UploadPolicy.self, forKey: .uploads, default: UploadPolicy())
+        moodIcons = try c.decode([MoodIcon].self, forKey: .moodIcons)
+        try c.require(!moodIcons.isEmpty, at: .moodIcons, "at least one mood icon")
+        try c.require(Set(moodIcons.map(\.label)).count == moodIcons.count, at: .moodIcons, "each label once")
+        prompts = try c.decode([Prompt].self, forKey: .prompts, default: [])
+        let labels = Set(moodIcons.map(\.label))
+        let unknownMood = prompts.flatMap(\.moods).first { !labels.contains($0) }
+        try c.require(unknownMood == nil, at: .prompts, "moods that are labels of moodIcons, not \"\(unknownMood ?? "")\"")
+    }
+}
+
+extension TenantFile {
+    /// `checkInQuestion` (``JournalSettings``).
+    public var checkInQuestion: String {
+        get { self[JournalSettings.self].checkInQuestion }
+        set { self[JournalSettings.self].checkInQuestion = newValue }
+    }
+
+    /// `moodIcons` (``JournalSettings``).
+    public var moodIcons: [MoodIcon] {
+        get { self[JournalSettings.self].moodIcons }
+        set { self[JournalSettings.self].moodIcons = newValue }
+    }
+
+    /// `prompts` (``JournalSettings``).
+    public var prompts: [Prompt] {
+        get { self[JournalSettings.self].prompts }
+        set { self[JournalSettings.self].prompts = newValue }
+    }
+
+    /// `uploads` (``JournalSettings``).
+    public var uploads: UploadPolicy {
+        get { self[JournalSettings.self].uploads }
+        set { self[JournalSettings.self].uploads = newValue }
+    }
+}
+
+/// `uploads:` in a tenant file.
+public struct UploadPolicy: Codable, Sendable, Equatable {
+    /// `maxMegabytes` (default 25, 1–1024): the most bytes of media files one request may carry
+    /// (one file, or several together), in MiB (1,048,576 bytes). The HTTP layer refuses a larger
+    /// request with 413 before reading it (`TenantGraphQLExecutor.uploadLimit`), and the media
+    /// store checks each file again. The server's own `uploads.maxBytes` is a ceiling over every
+    /// tenant.
+    public var maxMegabytes: Int
+
+    public init(maxMegabytes: Int = 25) {
+        self.maxMegabytes = maxMegabytes
+    }
+
+    /// The limit in bytes.
+    public var maxBytes: Int { maxMegabytes * 1_048_576 }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case maxMegabytes }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+        maxMegabytes = try c.decode(Int.self, forKey: .maxMegabytes, default: 25)
+        try c.require((1...1024).contains(maxMegabytes), at: .maxMegabytes, "a size in MiB from 1 to 1024")
+    }
+}
+
+/// One entry of `moodIcons:`.
+public struct MoodIcon: Codable, Sendable, Equatable {
+    /// `emoji` (required): what the icon shows.
+    public var emoji: String
+    /// `label` (required, unique): what it means, read aloud by screen readers; a check-in's
+    /// mood (``TextLimit/mood``).
+    public var label: String
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case emoji, label }
+
+    /// A mood icon of a person's own; `ProfileStore` checks it as the tenant file's are checked.
+    public init(emoji: String, label: String) {
+        self.emoji = emoji
+        self.label = label
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+        emoji = try c.decode(String.self, forKey: .emoji)
+        // One emoji is one Character (a grapheme cluster, 👍🏽 included): a shape, not a length limit.
+        try c.require(!emoji.isBlank && emoji.count == 1, at: .emoji, "one emoji")
+        label = try c.decode(String.self, forKey: .label)
+        try c.require(
+            !label.isBlank && TextLimit.mood.admits(label), at: .label, "a non-empty label of \(TextLimit.mood) (Unicode code points)")
+    }
+}
+
+/// One entry of `prompts:`: a suggestion offered when writing.
+public struct Prompt: Codable, Sendable, Equatable {
+    /// `text` (required): an entry's suggestion when answered (``TextLimit/suggestion``).
+    public var text: String
+    /// `moods` (default: any mood): offered after a check-in with one of these mood labels.
+    public var moods: [String]
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case text, moods }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+        text = try c.decode(String.self, forKey: .text)
+        try c.require(
+            !text.isBlank && TextLimit.suggestion.admits(text), at: .text,
+            "a non-empty prompt of \(TextLimit.suggestion) (Unicode code points)")
+        moods = try c.decode([String].self, forKey: .moods, default: [])
+    }
+}
+

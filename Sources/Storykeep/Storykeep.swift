@@ -1,1 +1,0 @@
-// The domain of Storykeep, one folder per module.

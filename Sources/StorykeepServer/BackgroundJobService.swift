@@ -1,0 +1,59 @@
+import Foundation
+public import Logging
+public import ServiceLifecycle
+public import Storykeep
+
+/// Runs a module's ``BackgroundJob`` (the archive's purge) every `interval` while the server
+/// runs, the first round one interval after the start, so a restart loop does not hammer the
+/// database. A failed round is logged and the next one tries again.
+public struct BackgroundJobService: Service {
+    let job: BackgroundJob
+    let context: JobContext
+
+    public init(job: BackgroundJob, context: JobContext) {
+        self.job = job
+        self.context = context
+    }
+
+    public func run() async throws {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            do {
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: job.interval) }
+            } catch {
+                return
+            }
+            do {
+                let done = try await job.round(context)
+                context.logger.info("Background job done", metadata: done.merging(["job": "\(job.name)"]) { $1 })
+            } catch {
+                context.logger.error("Background job failed", metadata: ["job": "\(job.name)", "error": "\(error)"])
+            }
+        }
+    }
+}
+
+extension StorykeepApplication {
+    /// The services that run the modules' background jobs, on the app role's pool, over every
+    /// tenant of the database (a tenant whose row is no valid tenant file is logged and skipped).
+    public static func backgroundServices(_ jobs: [BackgroundJob], graphQL: TenantGraphQL, logger: Logger) -> [any Service] {
+        let pool = graphQL.services.pool
+        let context = JobContext(
+            pool: pool,
+            tenants: {
+                try await TenantStore(pool: pool).all { slug, problem in
+                    logger.warning("A background job skips a tenant", metadata: ["tenant": "\(slug)", "problem": "\(problem)"])
+                }
+            },
+            now: graphQL.services.now, logger: logger)
+        return jobs.map { BackgroundJobService(job: $0, context: context) }
+    }
+
+    /// The HTTP endpoints the modules declare, served by `graphQL`'s authentication.
+    public static func moduleEndpoints(_ endpoints: [ModuleEndpoint], graphQL: TenantGraphQL) -> [any TenantEndpoint] {
+        endpoints.map { endpoint in
+            switch endpoint {
+            case .files(let path, let source): FilesEndpoint(path: path, source: source, graphQL: graphQL)
+            }
+        }
+    }
+}
