@@ -74,10 +74,12 @@ struct AccountsHarness: Sendable {
             ["u": .string(username), "p": .string(password)], tenant: tenant)
     }
 
-    /// A tenant's admin, activated: their token.
-    func admin(tenant: TestTenant? = nil) async throws -> String {
+    /// A tenant's admin, added by the operator and activated, with the email `<name>@<slug>.example`
+    /// (lower-cased) and the password "admin password 1": their token.
+    func admin(_ name: String = "Ada", tenant: TestTenant? = nil) async throws -> String {
         let slug = (tenant ?? self.tenant).slug
-        let issued = try await createAsOperator(NewPerson(role: .agencyAdmin, displayName: "Ada", email: "ada@\(slug).example"), tenant: tenant)
+        let issued = try await createAsOperator(
+            NewPerson(role: .agencyAdmin, displayName: name, email: "\(name.lowercased())@\(slug).example"), tenant: tenant)
         return try await activate(issued.code.displayText, password: "admin password 1", tenant: tenant)
     }
 }
@@ -91,9 +93,10 @@ extension GraphQLValue {
 }
 
 /// Runs `test` against the server with `tenantCount` fresh tenants (their files changed by
-/// `tweak`), hashing new passwords with `argon2` (the floor by default).
+/// `tweak`), hashing new passwords with `argon2` (the floor by default), with `loginPermits`
+/// logins at once in their first transaction (the server's ``AsyncGate``).
 func withAccounts(
-    tenants tenantCount: Int = 1, argon2 parameters: Argon2Parameters = .floor,
+    tenants tenantCount: Int = 1, argon2 parameters: Argon2Parameters = .floor, loginPermits: Int = 2,
     tweak: (Int, inout TenantFile) -> Void = { _, _ in },
     _ test: @escaping @Sendable (AccountsHarness) async throws -> Void
 ) async throws {
@@ -112,7 +115,7 @@ func withAccounts(
             services: DomainServices(
                 pool: app, hasher: try PasswordHasher(parameters: parameters, pool: argon2),
                 sessions: SessionPolicy(maxLifetimeSeconds: 3600, idleTimeoutSeconds: 600),
-                logger: Logger(label: "accounts-test"), now: { clock.now }))
+                logger: Logger(label: "accounts-test"), loginGate: AsyncGate(permits: loginPermits), now: { clock.now }))
         // As `storykeep serve` mounts them.
         let endpoints: [any TenantEndpoint] = [
             GraphQLHTTPHandler(executor: TenantGraphQLExecutor(graphQL: graphQL), configuration: .tenant(try await testConfig())),

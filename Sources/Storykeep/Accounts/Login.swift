@@ -17,17 +17,21 @@ enum Login {
 
     static let wrongCredentials = "That username or password is not right."
 
-    /// In a LOGIN transaction: refuses the attempt with LOCKED_OUT if the name must wait, else
-    /// counts it as a failure in advance (a success resets the count) and returns the count.
+    /// Refuses the attempt with LOCKED_OUT if `subject` must wait, else counts it as a failure in
+    /// advance (a success resets the count) and returns the count. In a LOGIN transaction for a
+    /// name, or the person's own.
     ///
-    /// Counting before Argon2, on the row locked by the read, means concurrent attempts on one
-    /// name are judged in turn: a burst of guesses gets no more tries than a sequence would.
-    static func admitAttempt(in tx: PostgresTransaction, lockout: Lockout, now: Date) async throws -> Int {
-        let record = try await LoginFailures.read(in: tx, locking: true)
+    /// The lock, the read, the judgement and the count are one step (``LoginFailures/read(_:in:locking:)``
+    /// locks until the transaction ends): concurrent attempts on one person or name are judged in
+    /// turn, so a burst of guesses gets no more tries than a sequence would.
+    static func admitAttempt(
+        _ subject: LoginFailures.Subject, in tx: PostgresTransaction, lockout: Lockout, now: Date
+    ) async throws -> Int {
+        let record = try await LoginFailures.read(subject, in: tx, locking: true)
         if case .locked(let seconds) = lockout.decide(failures: record.failures, lastFailureAt: record.lastFailureAt, now: now) {
             throw GraphQLError.lockedOut(retryAfterSeconds: seconds)
         }
-        return try await LoginFailures.recordFailure(in: tx, at: now).failures
+        return try await LoginFailures.recordFailure(subject, in: tx, at: now).failures
     }
 
     /// The time of an attempt, in whole microseconds as PostgreSQL keeps it: the back-off is then
@@ -46,7 +50,8 @@ enum Login {
     }
 
     /// `login(username, password)`: see the SDL. Unknown names and wrong passwords cost the same
-    /// Argon2 time and get the same answer, and count as failures of the name alike.
+    /// statements and Argon2 time and get the same answer. Failures count on the person the name
+    /// belongs to (either of their names), or on the name when it belongs to nobody.
     static func login(username: String, password: String, context: ResolverContext) async throws -> GraphQLValue {
         let (tenant, services) = (context.tenant, context.services)
         let name = username.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -65,7 +70,6 @@ enum Login {
         // Through the gate (see AsyncGate): a burst of logins takes a few connections, not the pool.
         let (failures, account): (Int, Account?) = try await services.loginGate.withPermit {
             try await context.transaction(loginContext) { tx in
-                let failures = try await admitAttempt(in: tx, lockout: lockout, now: now)
                 let rows = try await tx.query(
                     """
                     select p.id, p.role::text, p.disabled_at is not null, c.password_hash
@@ -74,15 +78,14 @@ enum Login {
                     where p.tenant_id = current_tenant_id()
                       and (p.username_key = current_login_name() or p.email_key = current_login_name())
                     """)
-                guard let row = rows.first, let role = PersonRole(rawValue: try row.decode(String.self, at: 1)) else {
-                    return (failures, nil)
-                }
-                return (
-                    failures,
-                    Account(
+                let account = try rows.first.flatMap { row -> Account? in
+                    guard let role = PersonRole(rawValue: try row.decode(String.self, at: 1)) else { return nil }
+                    return Account(
                         personID: try row.decode(UUID.self, at: 0), role: role, disabled: try row.decode(Bool.self, at: 2),
                         passwordHash: try row.decode(String?.self, at: 3))
-                )
+                }
+                let subject = account.map { LoginFailures.Subject.person($0.personID) } ?? .loginName
+                return (try await admitAttempt(subject, in: tx, lockout: lockout, now: now), account)
             }
         }
 
@@ -98,7 +101,7 @@ enum Login {
 
         let person = AccountContext.person(tenantID: tenant.id, personID: account.personID, role: account.role)
         return try await context.transaction(loginContext) { tx in
-            try await LoginFailures.reset(in: tx)
+            try await LoginFailures.reset(.person(account.personID), in: tx)
             try await person.enter(on: tx)
             if let newHash {
                 try await tx.execute(
@@ -115,7 +118,8 @@ enum Login {
 
     /// `activateAccount(code, username, password)`: sets the password (and the username, if
     /// given) of the person the code was issued for, spends the code, ends their other sessions
-    /// (a re-issued code is how a forgotten password is reset) and logs them in.
+    /// (a re-issued code is how a forgotten password is reset), forgets their failed logins and
+    /// logs them in.
     static func activate(code text: String, username: String?, password: String, context: ResolverContext) async throws -> GraphQLValue {
         let (tenant, services) = (context.tenant, context.services)
         guard let code = ActivationCode(typed: text) else { throw GraphQLError.badUserInput(field: "code", invalidCode) }
@@ -148,12 +152,9 @@ enum Login {
             try await setPassword(hash: hash, personID: personID, in: tx)
             try await Sessions.revoke(personID: personID, in: tx)
             let (token, expiresAt) = try await Sessions.start(in: tx, personID: personID, policy: services.sessions)
+            // A new password starts with a clean slate.
+            try await LoginFailures.reset(.person(personID), in: tx)
             guard let record = try await PersonRecord.find(personID, in: tx) else { throw GraphQLError.internal() }
-            // A new password starts with a clean slate: the failures of their names are forgotten.
-            for name in [record.username, record.email].compactMap({ $0 }) {
-                try await AccountContext.login(tenantID: tenant.id, loginName: name).enter(on: tx)
-                try await LoginFailures.reset(in: tx)
-            }
             return payload(token: token, expiresAt: expiresAt, person: record, tenant: tenant)
         }
     }
@@ -172,8 +173,8 @@ enum Login {
     /// `changePassword(currentPassword, newPassword)`: checks the current one, sets the new one
     /// and ends every other session of the person (this one stays).
     ///
-    /// A wrong current password counts as a failed login of the person's name, under the same
-    /// back-off: a session left open on a shared computer is no way to guess the password fast.
+    /// A wrong current password counts as a failed login of the person, under the same back-off:
+    /// a session left open on a shared computer is no way to guess the password fast.
     static func changePassword(current: String, new: String, context: ResolverContext) async throws -> Bool {
         let viewer = try context.requireViewer()
         let (tenant, services) = (context.tenant, context.services)
@@ -182,27 +183,20 @@ enum Login {
         guard current.utf8.count <= PasswordHasher.maxPasswordBytes else { throw wrong }
         let lockout = Lockout(freeAttempts: tenant.file.lockout.freeAttempts, maxBackoffSeconds: tenant.file.lockout.maxBackoffSeconds)
         let now = attemptTime(services)
-        let (stored, name, failures) = try await context.transaction { tx in
-            let row = try await tx.query(
-                """
-                select c.password_hash, coalesce(p.username, p.email)
-                from people p left join credentials c on c.tenant_id = p.tenant_id and c.person_id = p.id
-                where p.tenant_id = current_tenant_id() and p.id = $1
-                """, viewer.personID
-            ).first
-            let name = try row?.decode(String?.self, at: 1) ?? ""
-            try await AccountContext.login(tenantID: tenant.id, loginName: name).enter(on: tx)
-            let failures = try await admitAttempt(in: tx, lockout: lockout, now: now)
-            return (try row?.decode(String?.self, at: 0), name, failures)
+        let subject = LoginFailures.Subject.person(viewer.personID)
+        let (stored, failures) = try await context.transaction { tx in
+            let failures = try await admitAttempt(subject, in: tx, lockout: lockout, now: now)
+            let stored = try await tx.query(
+                "select password_hash from credentials where tenant_id = current_tenant_id() and person_id = $1", viewer.personID
+            ).first?.decode(String.self, at: 0)
+            return (stored, failures)
         }
         guard try await services.hasher.verify(current, against: stored).ok else {
             throw wrongPassword(wrong, failures: failures, lockout: lockout)
         }
         let hash = try await services.hasher.hash(new)
-        try await context.transaction(.login(tenantID: tenant.id, loginName: name)) { tx in
-            try await LoginFailures.reset(in: tx)
-        }
         try await context.transaction { tx in
+            try await LoginFailures.reset(subject, in: tx)
             try await tx.execute(
                 "update credentials set password_hash = $2, updated_at = now() where tenant_id = current_tenant_id() and person_id = $1",
                 viewer.personID, hash)
