@@ -186,7 +186,7 @@ struct AccountsPolicyTests {
                     """
                     insert into activation_codes (tenant_id, person_id, code_hash, expires_at)
                     values (current_tenant_id(), $1, $2, now() + interval '7 days')
-                    """, tenant.alex, other.storageHash)
+                    """, tenant.admin, other.storageHash)
                 #expect(try await tx.query("select 1 from activation_codes").count == 2)
             }
             let activation = AccountContext.activation(tenantID: tenant.id, codeHash: tenant.samCode.storageHash)

@@ -117,12 +117,17 @@ enum Login {
     static let invalidCode = "That code is not right, or it has expired. Please ask your agency for a new one."
 
     /// `activateAccount(code, username, password)`: sets the password (and the username, if
-    /// given) of the person the code was issued for, spends the code, ends their other sessions
-    /// (a re-issued code is how a forgotten password is reset), forgets their failed logins and
-    /// logs them in.
+    /// given) of the person the code was issued for, spends the code, ends their other sessions,
+    /// forgets their failed logins and logs them in.
+    ///
+    /// A code is an onboarding code, for someone who has never set a password, or the code of a
+    /// password reset two members of staff agreed to (``PasswordResets``), which is recorded as
+    /// completed. An onboarding code for someone who has a password by now (issued while they
+    /// activated with another one) opens nothing.
     static func activate(code text: String, username: String?, password: String, context: ResolverContext) async throws -> GraphQLValue {
         let (tenant, services) = (context.tenant, context.services)
-        guard let code = ActivationCode(typed: text) else { throw GraphQLError.badUserInput(field: "code", invalidCode) }
+        let invalid = GraphQLError.badUserInput(field: "code", invalidCode)
+        guard let code = ActivationCode(typed: text) else { throw invalid }
         let username = try username.map { try PeopleInput.username($0, field: "username") }
         try PeopleInput.newPassword(password, policy: tenant.file.passwords, field: "password")
         let activation = AccountContext.activation(tenantID: tenant.id, codeHash: code.storageHash)
@@ -131,17 +136,18 @@ enum Login {
         let found = try await context.transaction(activation) { tx in
             try await tx.query("select person_id from activation_codes where \(live)").count == 1
         }
-        guard found else { throw GraphQLError.badUserInput(field: "code", invalidCode) }
+        guard found else { throw invalid }
         let hash = try await services.hasher.hash(password)
 
         return try await context.transaction(activation) { tx in
-            let spent = try await tx.query("update activation_codes set used_at = now() where \(live) returning person_id")
-            guard let personID = try spent.first?.decode(UUID.self, at: 0) else { throw GraphQLError.badUserInput(field: "code", invalidCode) }
+            let spent = try await tx.query("update activation_codes set used_at = now() where \(live) returning person_id, password_reset_id")
+            guard let row = spent.first else { throw invalid }
+            let (personID, resetID) = (try row.decode(UUID.self, at: 0), try row.decode(UUID?.self, at: 1))
             // Their own row is visible whatever the role; the real role is read from it.
             try await AccountContext.person(tenantID: tenant.id, personID: personID, role: .youngPerson).enter(on: tx)
-            guard let found = try await PersonRecord.find(personID, in: tx), !found.disabled else {
-                throw GraphQLError.badUserInput(field: "code", invalidCode)
-            }
+            guard let found = try await PersonRecord.find(personID, in: tx), !found.disabled,
+                resetID != nil || found.activatedAt == nil
+            else { throw invalid }
             try await AccountContext.person(tenantID: tenant.id, personID: personID, role: found.role).enter(on: tx)
             if let username {
                 _ = try await PeopleInput.uniquely(field: "username") {
@@ -150,10 +156,11 @@ enum Login {
                 }
             }
             try await setPassword(hash: hash, personID: personID, in: tx)
+            if let resetID { try await PasswordResets.complete(requestID: resetID, in: tx) }
             try await Sessions.revoke(personID: personID, in: tx)
-            let (token, expiresAt) = try await Sessions.start(in: tx, personID: personID, policy: services.sessions)
             // A new password starts with a clean slate.
             try await LoginFailures.reset(.person(personID), in: tx)
+            let (token, expiresAt) = try await Sessions.start(in: tx, personID: personID, policy: services.sessions)
             guard let record = try await PersonRecord.find(personID, in: tx) else { throw GraphQLError.internal() }
             return payload(token: token, expiresAt: expiresAt, person: record, tenant: tenant)
         }
