@@ -74,10 +74,12 @@ struct AccountsHarness: Sendable {
             ["u": .string(username), "p": .string(password)], tenant: tenant)
     }
 
-    /// A tenant's admin, activated: their token.
-    func admin(tenant: TestTenant? = nil) async throws -> String {
+    /// A tenant's admin, added by the operator and activated, with the email `<name>@<slug>.example`
+    /// (lower-cased) and the password "admin password 1": their token.
+    func admin(_ name: String = "Ada", tenant: TestTenant? = nil) async throws -> String {
         let slug = (tenant ?? self.tenant).slug
-        let issued = try await createAsOperator(NewPerson(role: .agencyAdmin, displayName: "Ada", email: "ada@\(slug).example"), tenant: tenant)
+        let issued = try await createAsOperator(
+            NewPerson(role: .agencyAdmin, displayName: name, email: "\(name.lowercased())@\(slug).example"), tenant: tenant)
         return try await activate(issued.code.displayText, password: "admin password 1", tenant: tenant)
     }
 }
@@ -91,11 +93,12 @@ extension GraphQLValue {
 }
 
 /// Runs `test` against the server with `tenantCount` fresh tenants (their files changed by
-/// `tweak`), hashing new passwords with `argon2` (the floor by default), on `poolSize`
+/// `tweak`), hashing new passwords with `argon2` (the floor by default), with `loginPermits`
+/// logins at once in their first transaction (the server's ``AsyncGate``), on `poolSize`
 /// connections, each statement of a request held to `statementTimeout` (none by default), in
 /// process or, with `setup: .live`, over a socket.
 func withAccounts(
-    tenants tenantCount: Int = 1, argon2 parameters: Argon2Parameters = .floor,
+    tenants tenantCount: Int = 1, argon2 parameters: Argon2Parameters = .floor, loginPermits: Int = 2,
     poolSize: Int = 4, statementTimeout: Duration? = nil, setup: TestingSetup = .router,
     tweak: (Int, inout TenantFile) -> Void = { _, _ in },
     _ test: @escaping @Sendable (AccountsHarness) async throws -> Void
@@ -115,7 +118,8 @@ func withAccounts(
             services: DomainServices(
                 pool: app, hasher: try PasswordHasher(parameters: parameters, pool: argon2),
                 sessions: SessionPolicy(maxLifetimeSeconds: 3600, idleTimeoutSeconds: 600),
-                logger: Logger(label: "accounts-test"), statementTimeout: statementTimeout, now: { clock.now }))
+                logger: Logger(label: "accounts-test"), loginGate: AsyncGate(permits: loginPermits),
+                statementTimeout: statementTimeout, now: { clock.now }))
         // As `storykeep serve` mounts them.
         let endpoints: [any TenantEndpoint] = [
             GraphQLHTTPHandler(executor: TenantGraphQLExecutor(graphQL: graphQL), configuration: .tenant(try await testConfig())),

@@ -15,14 +15,16 @@ public struct PersonRecord: Sendable, Equatable {
     public var termsVersionAccepted: String?
     public var termsAcceptedAt: Date?
     public var createdAt: Date
+    /// When they first set a password; nil until then (they can be given an onboarding code).
+    public var activatedAt: Date?
 
     /// The columns ``init(row:)`` reads, in order, for a `select` from `people` (aliased `p`).
     static let columns = """
         p.id, p.role::text, p.display_name, p.username, p.email, p.external_ref, p.disabled_at is not null,
-        p.terms_version_accepted, p.terms_accepted_at, p.created_at
+        p.terms_version_accepted, p.terms_accepted_at, p.created_at, p.activated_at
         """
     /// How many columns ``columns`` has: a query may select more after them.
-    static let columnCount = 10
+    static let columnCount = 11
 
     init(row: PostgresRow) throws {
         id = try row.decode(UUID.self, at: 0)
@@ -38,6 +40,7 @@ public struct PersonRecord: Sendable, Equatable {
         termsVersionAccepted = try row.decode(String?.self, at: 7)
         termsAcceptedAt = try row.decode(Date?.self, at: 8)
         createdAt = try row.decode(Date.self, at: 9)
+        activatedAt = try row.decode(Date?.self, at: 10)
     }
 
     /// The person with this id, as far as the transaction's context may see them.
@@ -62,6 +65,7 @@ public struct PersonRecord: Sendable, Equatable {
             "termsVersionAccepted": termsVersionAccepted.map(GraphQLValue.string) ?? .null,
             "termsAcceptedAt": termsAcceptedAt.map { .string(DateTimeScalar.string($0)) } ?? .null,
             "createdAt": .string(DateTimeScalar.string(createdAt)),
+            "activatedAt": activatedAt.map { .string(DateTimeScalar.string($0)) } ?? .null,
         ])
     }
 }

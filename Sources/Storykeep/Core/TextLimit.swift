@@ -59,10 +59,14 @@ extension TextLimit {
     public static let profileDisplayName = TextLimit(1...100, constraint: "profiles_display_name_length")
     /// A profile's built-in avatar name or emoji.
     public static let avatar = TextLimit(1...100, constraint: "profiles_avatar_length")
+    /// Why a member of staff asks for someone's password to be reset.
+    public static let passwordResetReason = TextLimit(1...500, constraint: "password_reset_requests_reason_length")
+    /// What a member of staff notes when refusing a password reset.
+    public static let passwordResetNote = TextLimit(1...500, constraint: "password_reset_events_note_length")
 
     /// Every limit, for the test that holds them to the database's constraints.
     public static let all: [TextLimit] = [
         tenantSlug, personDisplayName, externalRef, email, loginName, entryText, mood, background, suggestion, tagName,
-        profileDisplayName, avatar,
+        profileDisplayName, avatar, passwordResetReason, passwordResetNote,
     ]
 }
