@@ -20,6 +20,7 @@ let package = Package(
     products: [
         .executable(name: "storykeep", targets: ["storykeep"]),
         .library(name: "GraphQL", targets: ["GraphQL"]),
+        .library(name: "GraphQLHTTP", targets: ["GraphQLHTTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -48,6 +49,12 @@ let package = Package(
 
         // The hand-written GraphQL engine: no PostgreSQL, no HTTP, no domain.
         .target(name: "GraphQL"),
+        // GraphQL over HTTP for any schema: the engine and Hummingbird, and libcrypto for the
+        // SHA-256 of persisted queries. No PostgreSQL, no domain.
+        .target(
+            name: "GraphQLHTTP",
+            dependencies: ["GraphQL", "CCrypto", .product(name: "Hummingbird", package: "hummingbird")]
+        ),
         // The libpq client.
         .target(
             name: "Postgres",
@@ -84,11 +91,12 @@ let package = Package(
             dependencies: ["Storykeep", "Postgres"],
             path: "Sources/Storykeep/Seed"
         ),
-        // HTTP.
+        // The HTTP application: tenant routing, the bearer token, files, health; GraphQL over HTTP
+        // from GraphQLHTTP, run by the tenant's schema.
         .target(
             name: "StorykeepServer",
             dependencies: [
-                "Storykeep", "GraphQL", "Postgres", "CCrypto",
+                "Storykeep", "GraphQLHTTP", "GraphQL", "Postgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -99,7 +107,7 @@ let package = Package(
         .executableTarget(
             name: "storykeep",
             dependencies: [
-                "StorykeepServer", "Storykeep", "StorykeepSeed", "GraphQL", "Postgres",
+                "StorykeepServer", "GraphQLHTTP", "Storykeep", "StorykeepSeed", "GraphQL", "Postgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -107,6 +115,12 @@ let package = Package(
 
         // Corpus/: the differential cases and graphql-core's outputs, read by path (#filePath).
         .testTarget(name: "GraphQLTests", dependencies: ["GraphQL"], exclude: ["Corpus"]),
+        // Client/: a Python GraphQL client's script, run against a live server.
+        .testTarget(
+            name: "GraphQLHTTPTests",
+            dependencies: ["GraphQLHTTP", "GraphQL", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            exclude: ["Client"]
+        ),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
         .testTarget(
             name: "StorykeepTests",
@@ -116,7 +130,7 @@ let package = Package(
         .testTarget(
             name: "StorykeepServerTests",
             dependencies: [
-                "StorykeepServer", "Storykeep", "StorykeepCore", "StorykeepTenancy", "StorykeepSeed", "Postgres",
+                "StorykeepServer", "GraphQLHTTP", "Storykeep", "StorykeepCore", "StorykeepTenancy", "StorykeepSeed", "Postgres",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ] + domainModules.map { .target(name: "Storykeep" + $0.name) }
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import GraphQL
+import GraphQLHTTP
 import Hummingbird
 import HummingbirdTesting
 import Logging

@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Storykeep
 import Testing
 
+@testable import GraphQLHTTP
 @testable import StorykeepServer
 
 // Issue 16, item 3: the persisted-query store must not tell anyone what someone else sent. Each

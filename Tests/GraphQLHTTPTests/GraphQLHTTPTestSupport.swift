@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-@testable import StorykeepServer
+@testable import GraphQLHTTP
 
 /// Runs `test` against an application that serves `handler` at `/graphql`, in process.
 func withGraphQLServer<Executor: GraphQLHTTPExecutor>(
