@@ -67,14 +67,7 @@ package enum Login {
         let (failures, account): (Int, Account?) = try await services.loginGate.withPermit {
             try await context.transaction(loginContext) { tx in
                 let failures = try await admitAttempt(in: tx, lockout: lockout, now: now)
-                let rows = try await tx.query(
-                    """
-                    select p.id, p.role::text, p.disabled_at is not null, c.password_hash
-                    from people p
-                    left join credentials c on c.tenant_id = p.tenant_id and c.person_id = p.id
-                    where p.tenant_id = current_tenant_id()
-                      and (p.username_key = current_login_name() or p.email_key = current_login_name())
-                    """)
+                let rows = try await tx.query(LoginStatements.account)
                 guard let row = rows.first, let role = PersonRole(rawValue: try row.decode(String.self, at: 1)) else {
                     return (failures, nil)
                 }
@@ -102,9 +95,7 @@ package enum Login {
             try await LoginFailures.reset(in: tx)
             try await person.enter(on: tx)
             if let newHash {
-                try await tx.execute(
-                    "update credentials set password_hash = $2, updated_at = now() where tenant_id = current_tenant_id() and person_id = $1",
-                    account.personID, newHash)
+                try await tx.execute(LoginStatements.replacePassword, account.personID, newHash)
             }
             let (token, expiresAt) = try await Sessions.start(in: tx, personID: account.personID, policy: services.sessions)
             guard let record = try await PersonRecord.find(account.personID, in: tx) else { throw GraphQLError.internal() }
@@ -123,16 +114,15 @@ package enum Login {
         let username = try username.map { try PeopleInput.username($0, field: "username") }
         try PeopleInput.newPassword(password, policy: tenant.file.passwords, field: "password")
         let activation = AccountContext.activation(tenantID: tenant.id, codeHash: code.storageHash)
-        let live = "tenant_id = current_tenant_id() and code_hash = current_secret_hash() and used_at is null and expires_at > now()"
 
         let found = try await context.transaction(activation) { tx in
-            try await tx.query("select person_id from activation_codes where \(live)").count == 1
+            try await tx.query(LoginStatements.activationCode).count == 1
         }
         guard found else { throw GraphQLError.badUserInput(field: "code", invalidCode) }
         let hash = try await services.hasher.hash(password)
 
         return try await context.transaction(activation) { tx in
-            let spent = try await tx.query("update activation_codes set used_at = now() where \(live) returning person_id")
+            let spent = try await tx.query(LoginStatements.spendActivationCode)
             guard let personID = try spent.first?.decode(UUID.self, at: 0) else { throw GraphQLError.badUserInput(field: "code", invalidCode) }
             // Their own row is visible whatever the role; the real role is read from it.
             try await AccountContext.person(tenantID: tenant.id, personID: personID, role: .youngPerson).enter(on: tx)
@@ -142,8 +132,7 @@ package enum Login {
             try await AccountContext.person(tenantID: tenant.id, personID: personID, role: found.role).enter(on: tx)
             if let username {
                 _ = try await PeopleInput.uniquely(field: "username") {
-                    try await tx.execute(
-                        "update people set username = $2 where tenant_id = current_tenant_id() and id = $1", personID, username)
+                    try await tx.execute(LoginStatements.setUsername, personID, username)
                 }
             }
             try await setPassword(hash: hash, personID: personID, in: tx)
@@ -163,11 +152,7 @@ package enum Login {
     /// in the transaction `tx`, which must be in that person's own context (the credentials'
     /// policies admit no one else).
     package static func setPassword(hash: String, personID: UUID, in tx: some PostgresQueryable) async throws {
-        try await tx.execute(
-            """
-            insert into credentials (tenant_id, person_id, password_hash) values (current_tenant_id(), $1, $2)
-            on conflict (tenant_id, person_id) do update set password_hash = excluded.password_hash, updated_at = now()
-            """, personID, hash)
+        try await tx.execute(LoginStatements.setPassword, personID, hash)
     }
 
     /// `changePassword(currentPassword, newPassword)`: checks the current one, sets the new one
@@ -184,13 +169,7 @@ package enum Login {
         let lockout = Lockout(freeAttempts: tenant.file.lockout.freeAttempts, maxBackoffSeconds: tenant.file.lockout.maxBackoffSeconds)
         let now = attemptTime(services)
         let (stored, name, failures) = try await context.transaction { tx in
-            let row = try await tx.query(
-                """
-                select c.password_hash, coalesce(p.username, p.email)
-                from people p left join credentials c on c.tenant_id = p.tenant_id and c.person_id = p.id
-                where p.tenant_id = current_tenant_id() and p.id = $1
-                """, viewer.personID
-            ).first
+            let row = try await tx.query(LoginStatements.passwordAndLoginName, viewer.personID).first
             let name = try row?.decode(String?.self, at: 1) ?? ""
             try await AccountContext.login(tenantID: tenant.id, loginName: name).enter(on: tx)
             let failures = try await admitAttempt(in: tx, lockout: lockout, now: now)
@@ -204,9 +183,7 @@ package enum Login {
             try await LoginFailures.reset(in: tx)
         }
         try await context.transaction { tx in
-            try await tx.execute(
-                "update credentials set password_hash = $2, updated_at = now() where tenant_id = current_tenant_id() and person_id = $1",
-                viewer.personID, hash)
+            try await tx.execute(LoginStatements.replacePassword, viewer.personID, hash)
             try await Sessions.revoke(personID: viewer.personID, except: viewer.sessionID, in: tx)
         }
         return true

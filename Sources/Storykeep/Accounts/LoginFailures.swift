@@ -26,16 +26,9 @@ public enum LoginFailures {
     /// the other, each seeing the failures counted before it.
     public static func read(in tx: some PostgresQueryable, locking: Bool = false) async throws -> Record {
         if locking {
-            _ = try await tx.query(
-                "select 1 from login_failures where tenant_id = current_tenant_id() and login_name = current_login_name() for update")
+            _ = try await tx.query(LoginStatements.lockFailures)
         }
-        let rows = try await tx.query(
-            """
-            select coalesce(f.failures, 0), f.last_failure_at, now()
-            from (select 1) as one
-            left join login_failures f
-                on f.tenant_id = current_tenant_id() and f.login_name = current_login_name()
-            """)
+        let rows = try await tx.query(LoginStatements.failures)
         let row = rows[0]
         return Record(
             failures: try row.decode(Int.self, at: 0), lastFailureAt: try row.decode(Date?.self, at: 1),
@@ -47,14 +40,7 @@ public enum LoginFailures {
     /// the new count.
     @discardableResult
     public static func recordFailure(in tx: some PostgresQueryable, at time: Date? = nil) async throws -> Record {
-        let rows = try await tx.query(
-            """
-            insert into login_failures (tenant_id, login_name, failures, last_failure_at)
-            values (current_tenant_id(), current_login_name(), 1, coalesce($1, now()))
-            on conflict (tenant_id, login_name)
-                do update set failures = login_failures.failures + 1, last_failure_at = excluded.last_failure_at
-            returning failures, last_failure_at, now()
-            """, time)
+        let rows = try await tx.query(LoginStatements.recordFailure, time)
         let row = rows[0]
         return Record(
             failures: try row.decode(Int.self, at: 0), lastFailureAt: try row.decode(Date.self, at: 1),
@@ -63,7 +49,6 @@ public enum LoginFailures {
 
     /// Forgets the context's failures: the login succeeded.
     public static func reset(in tx: some PostgresQueryable) async throws {
-        try await tx.execute(
-            "delete from login_failures where tenant_id = current_tenant_id() and login_name = current_login_name()")
+        try await tx.execute(LoginStatements.resetFailures)
     }
 }
