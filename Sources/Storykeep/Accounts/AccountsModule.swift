@@ -76,11 +76,7 @@ public struct AccountsModule: StorykeepModule {
                 throw GraphQLError.badUserInput(field: "version", "The current terms are version \(current): please read and accept those.")
             }
             return try await context.transaction { tx in
-                try await tx.execute(
-                    """
-                    update people set terms_version_accepted = $2, terms_accepted_at = now()
-                    where tenant_id = current_tenant_id() and id = $1
-                    """, viewer.personID, current)
+                try await tx.execute(PeopleStatements.acceptTerms, viewer.personID, current)
                 return try await PersonRecord.find(viewer.personID, in: tx)?.graphQLValue(termsVersion: current)
             }
         }

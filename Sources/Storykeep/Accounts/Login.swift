@@ -71,14 +71,7 @@ package enum Login {
         // Through the gate (see AsyncGate): a burst of logins takes a few connections, not the pool.
         let (failures, account): (Int, Account?) = try await services.loginGate.withPermit {
             try await context.transaction(loginContext) { tx in
-                let rows = try await tx.query(
-                    """
-                    select p.id, p.role::text, p.disabled_at is not null, c.password_hash
-                    from people p
-                    left join credentials c on c.tenant_id = p.tenant_id and c.person_id = p.id
-                    where p.tenant_id = current_tenant_id()
-                      and (p.username_key = current_login_name() or p.email_key = current_login_name())
-                    """)
+                let rows = try await tx.query(LoginStatements.account)
                 let account = try rows.first.flatMap { row -> Account? in
                     guard let role = PersonRole(rawValue: try row.decode(String.self, at: 1)) else { return nil }
                     return Account(
@@ -105,9 +98,7 @@ package enum Login {
             try await LoginFailures.reset(.person(account.personID), in: tx)
             try await person.enter(on: tx)
             if let newHash {
-                try await tx.execute(
-                    "update credentials set password_hash = $2, updated_at = now() where tenant_id = current_tenant_id() and person_id = $1",
-                    account.personID, newHash)
+                try await tx.execute(LoginStatements.replacePassword, account.personID, newHash)
             }
             let (token, expiresAt) = try await Sessions.start(in: tx, personID: account.personID, policy: services.sessions)
             guard let record = try await PersonRecord.find(account.personID, in: tx) else { throw GraphQLError.internal() }
@@ -132,16 +123,15 @@ package enum Login {
         let username = try username.map { try PeopleInput.username($0, field: "username") }
         try PeopleInput.newPassword(password, policy: tenant.file.passwords, field: "password")
         let activation = AccountContext.activation(tenantID: tenant.id, codeHash: code.storageHash)
-        let live = "tenant_id = current_tenant_id() and code_hash = current_secret_hash() and used_at is null and expires_at > now()"
 
         let found = try await context.transaction(activation) { tx in
-            try await tx.query("select person_id from activation_codes where \(live)").count == 1
+            try await tx.query(LoginStatements.activationCode).count == 1
         }
         guard found else { throw invalid }
         let hash = try await services.hasher.hash(password)
 
         return try await context.transaction(activation) { tx in
-            let spent = try await tx.query("update activation_codes set used_at = now() where \(live) returning person_id, password_reset_id")
+            let spent = try await tx.query(LoginStatements.spendActivationCode)
             guard let row = spent.first else { throw invalid }
             let (personID, resetID) = (try row.decode(UUID.self, at: 0), try row.decode(UUID?.self, at: 1))
             // Their own row is visible whatever the role; the real role is read from it.
@@ -152,8 +142,7 @@ package enum Login {
             try await AccountContext.person(tenantID: tenant.id, personID: personID, role: found.role).enter(on: tx)
             if let username {
                 _ = try await PeopleInput.uniquely(field: "username") {
-                    try await tx.execute(
-                        "update people set username = $2 where tenant_id = current_tenant_id() and id = $1", personID, username)
+                    try await tx.execute(LoginStatements.setUsername, personID, username)
                 }
             }
             try await setPassword(hash: hash, personID: personID, in: tx)
@@ -171,11 +160,7 @@ package enum Login {
     /// in the transaction `tx`, which must be in that person's own context (the credentials'
     /// policies admit no one else).
     package static func setPassword(hash: String, personID: UUID, in tx: some PostgresQueryable) async throws {
-        try await tx.execute(
-            """
-            insert into credentials (tenant_id, person_id, password_hash) values (current_tenant_id(), $1, $2)
-            on conflict (tenant_id, person_id) do update set password_hash = excluded.password_hash, updated_at = now()
-            """, personID, hash)
+        try await tx.execute(LoginStatements.setPassword, personID, hash)
     }
 
     /// `changePassword(currentPassword, newPassword)`: checks the current one, sets the new one
@@ -194,9 +179,7 @@ package enum Login {
         let subject = LoginFailures.Subject.person(viewer.personID)
         let (stored, failures) = try await context.transaction { tx in
             let failures = try await admitAttempt(subject, in: tx, lockout: lockout, now: now)
-            let stored = try await tx.query(
-                "select password_hash from credentials where tenant_id = current_tenant_id() and person_id = $1", viewer.personID
-            ).first?.decode(String.self, at: 0)
+            let stored = try await tx.query(LoginStatements.passwordHash, viewer.personID).first?.decode(String.self, at: 0)
             return (stored, failures)
         }
         guard try await services.hasher.verify(current, against: stored).ok else {
@@ -205,9 +188,7 @@ package enum Login {
         let hash = try await services.hasher.hash(new)
         try await context.transaction { tx in
             try await LoginFailures.reset(subject, in: tx)
-            try await tx.execute(
-                "update credentials set password_hash = $2, updated_at = now() where tenant_id = current_tenant_id() and person_id = $1",
-                viewer.personID, hash)
+            try await tx.execute(LoginStatements.replacePassword, viewer.personID, hash)
             try await Sessions.revoke(personID: viewer.personID, except: viewer.sessionID, in: tx)
         }
         return true

@@ -19,15 +19,15 @@ public enum LoginFailures {
         /// lower-cases it, so "Sam " and "sam" share a count), which belongs to nobody.
         case loginName
 
-        /// The row's key column and the SQL of its value, which is the parameter `$n` for a person.
-        fileprivate func key(_ n: Int) -> (column: String, value: String) {
+        /// The statements of this subject's row (``LoginStatements/FailureStatements``).
+        fileprivate var statements: LoginStatements.FailureStatements {
             switch self {
-            case .person: ("person_id", "$\(n)::uuid")
-            case .loginName: ("login_name", "current_login_name()")
+            case .person: LoginStatements.failuresOfPerson
+            case .loginName: LoginStatements.failuresOfName
             }
         }
 
-        /// The parameter ``key(_:)`` refers to: none for a name.
+        /// The parameters the statements end with: the person's id, none for a name.
         fileprivate var parameters: [(any PostgresEncodable)?] {
             switch self {
             case .person(let id): [id]
@@ -52,22 +52,8 @@ public enum LoginFailures {
     /// the other, each seeing the failures counted before it — also before the first failure,
     /// when there is no row yet that a row lock could hold.
     public static func read(_ subject: Subject, in tx: some PostgresQueryable, locking: Bool = false) async throws -> Record {
-        let key = subject.key(1)
-        if locking {
-            // The two-key form: a lock space of its own, apart from the migrator's one-key locks.
-            // Two subjects whose hashes collide only wait for each other.
-            _ = try await tx.query(
-                """
-                select pg_advisory_xact_lock(hashtext('login_failures'),
-                                             hashtext(current_tenant_id()::text || ' ' || \(key.value)::text))
-                """, parameters: subject.parameters)
-        }
-        let rows = try await tx.query(
-            """
-            select coalesce(f.failures, 0), f.last_failure_at, now()
-            from (select 1) as one
-            left join login_failures f on f.tenant_id = current_tenant_id() and f.\(key.column) = \(key.value)
-            """, parameters: subject.parameters)
+        if locking { _ = try await tx.query(subject.statements.lock, parameters: subject.parameters) }
+        let rows = try await tx.query(subject.statements.read, parameters: subject.parameters)
         let row = rows[0]
         return Record(
             failures: try row.decode(Int.self, at: 0), lastFailureAt: try row.decode(Date?.self, at: 1),
@@ -78,15 +64,7 @@ public enum LoginFailures {
     /// server passes its own clock, the one it judges the back-off by), and returns the new count.
     @discardableResult
     public static func recordFailure(_ subject: Subject, in tx: some PostgresQueryable, at time: Date? = nil) async throws -> Record {
-        let key = subject.key(2)
-        let rows = try await tx.query(
-            """
-            insert into login_failures (tenant_id, \(key.column), failures, last_failure_at)
-            values (current_tenant_id(), \(key.value), 1, coalesce($1, now()))
-            on conflict (tenant_id, \(key.column))
-                do update set failures = login_failures.failures + 1, last_failure_at = excluded.last_failure_at
-            returning failures, last_failure_at, now()
-            """, parameters: [time] + subject.parameters)
+        let rows = try await tx.query(subject.statements.record, parameters: [time] + subject.parameters)
         let row = rows[0]
         return Record(
             failures: try row.decode(Int.self, at: 0), lastFailureAt: try row.decode(Date.self, at: 1),
@@ -95,9 +73,6 @@ public enum LoginFailures {
 
     /// Forgets `subject`'s failures: they logged in, or set a new password.
     public static func reset(_ subject: Subject, in tx: some PostgresQueryable) async throws {
-        let key = subject.key(1)
-        try await tx.execute(
-            "delete from login_failures where tenant_id = current_tenant_id() and \(key.column) = \(key.value)",
-            parameters: subject.parameters)
+        try await tx.execute(subject.statements.reset, parameters: subject.parameters)
     }
 }

@@ -36,26 +36,6 @@ struct PasswordResetRecord: Sendable {
     /// When the person set a new password with the approval's code.
     var completedAt: Date?
 
-    /// The requests the context sees, with their person, decision, completion and state; a query
-    /// adds its `where` (on `r`, or on `s.state`) and its order.
-    static let select = """
-        select \(PersonRecord.columns),
-               r.id, r.reason, r.requested_by, r.requested_by_name, r.requested_at, r.expires_at, s.state,
-               d.actor_id, d.actor_name, d.at, d.note, c.at
-        from password_reset_requests r
-        join people p on p.tenant_id = r.tenant_id and p.id = r.person_id
-        left join password_reset_events d
-            on d.tenant_id = r.tenant_id and d.request_id = r.id and d.kind in ('APPROVED', 'REFUSED')
-        left join password_reset_events c
-            on c.tenant_id = r.tenant_id and c.request_id = r.id and c.kind = 'COMPLETED'
-        cross join lateral (
-            select case when c.at is not null then 'COMPLETED'
-                        when d.kind is not null then d.kind::text
-                        when r.expires_at <= now() then 'EXPIRED'
-                        else 'PENDING' end as state
-        ) s
-        """
-
     init(row: PostgresRow) throws {
         let at = PersonRecord.columnCount
         person = try PersonRecord(row: row)
@@ -78,7 +58,7 @@ struct PasswordResetRecord: Sendable {
 
     /// The request with this id, as far as the transaction's context may see it.
     static func find(_ id: UUID, in tx: some PostgresQueryable) async throws -> PasswordResetRecord? {
-        try await tx.query(select + " where r.tenant_id = current_tenant_id() and r.id = $1", id).first.map(Self.init(row:))
+        try await tx.query(PasswordResetStatements.requests, id, nil, nil, 1).first.map(Self.init(row:))
     }
 
     /// The `PasswordResetRequest` object.
@@ -112,16 +92,7 @@ struct PasswordResetNotice: Sendable {
     /// The person's approved resets, newest approval first, at most `first`. In the person's own
     /// context (the requests' policy shows them the ones about them).
     static func latest(personID: UUID, first: Int, in tx: some PostgresQueryable) async throws -> [PasswordResetNotice] {
-        try await tx.query(
-            """
-            select r.requested_by_name, r.requested_at, d.actor_name, d.at, c.at
-            from password_reset_requests r
-            join password_reset_events d on d.tenant_id = r.tenant_id and d.request_id = r.id and d.kind = 'APPROVED'
-            left join password_reset_events c on c.tenant_id = r.tenant_id and c.request_id = r.id and c.kind = 'COMPLETED'
-            where r.tenant_id = current_tenant_id() and r.person_id = $1
-            order by d.at desc, r.id
-            limit $2
-            """, personID, first
+        try await tx.query(PasswordResetStatements.notices, personID, first
         ).map { row in
             PasswordResetNotice(
                 requested: (try row.decode(String.self, at: 0), try row.decode(Date.self, at: 1)),

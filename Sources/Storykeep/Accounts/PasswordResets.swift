@@ -38,14 +38,7 @@ enum PasswordResets {
             throw GraphQLError.badUserInput(
                 field: "personId", "\(person.displayName) has not set a password yet: give them an activation code (issueActivationCode).")
         }
-        let rows = try await tx.query(
-            """
-            insert into password_reset_requests (tenant_id, person_id, requested_by, requested_by_name, reason, expires_at)
-            select current_tenant_id(), $1, p.id, p.display_name, $2, now() + $3::int * interval '1 hour'
-            from people p
-            where p.tenant_id = current_tenant_id() and p.id = current_person_id()
-            returning id
-            """, person.id, reason, requestLifetimeHours)
+        let rows = try await tx.query(PasswordResetStatements.request, person.id, reason, requestLifetimeHours)
         guard let id = try rows.first?.decode(UUID.self, at: 0), let record = try await PasswordResetRecord.find(id, in: tx) else {
             throw GraphQLError.internal()
         }
@@ -95,13 +88,7 @@ enum PasswordResets {
             guard let id = UUID(uuidString: text) else { throw GraphQLError.badUserInput(field: "personId", "That is not a person's id.") }
             return id
         }
-        return try await tx.query(
-            PasswordResetRecord.select + """
-
-                where r.tenant_id = current_tenant_id() and ($1::uuid is null or r.person_id = $1) and ($2::text is null or s.state = $2)
-                order by r.requested_at desc, r.id
-                limit $3
-                """, person, state, first
+        return try await tx.query(PasswordResetStatements.requests, nil, person, state, first
         ).map(PasswordResetRecord.init(row:))
     }
 
@@ -131,13 +118,7 @@ enum PasswordResets {
     /// else at the same moment) is BAD_USER_INPUT.
     private static func record(_ event: Event, requestID: UUID, note: String?, in tx: some PostgresQueryable) async throws {
         do {
-            try await tx.execute(
-                """
-                insert into password_reset_events (tenant_id, request_id, kind, actor_id, actor_name, note)
-                select current_tenant_id(), $1, $2::password_reset_event, p.id, p.display_name, $3
-                from people p
-                where p.tenant_id = current_tenant_id() and p.id = current_person_id()
-                """, requestID, event.rawValue, note)
+            try await tx.execute(PasswordResetStatements.record, requestID, event.rawValue, note)
         } catch let error as PostgresError
             where error.sqlState == PostgresError.SQLState.uniqueViolation && error.constraintName == "password_reset_events_decision"
         {

@@ -97,13 +97,7 @@ public enum PeopleAdmin {
     /// they are not the one described.
     public static func existing(_ person: NewPerson, in tx: some PostgresQueryable) async throws -> PersonRecord? {
         let person = try person.checked()
-        let rows = try await tx.query(
-            """
-            select \(PersonRecord.columns) from people p
-            where p.tenant_id = current_tenant_id() and (p.username_key = lower($1) or p.email_key = lower($2))
-            order by p.created_at, p.id
-            limit 1
-            """, person.username, person.email)
+        let rows = try await tx.query(PeopleStatements.personByLogin, person.username, person.email)
         guard let found = try rows.first.map(PersonRecord.init(row:)) else { return nil }
         guard found.role == person.role else {
             let sameUsername = person.username != nil && found.username?.lowercased() == person.username?.lowercased()
@@ -150,11 +144,8 @@ public enum PeopleAdmin {
     private static func insert(_ person: NewPerson, in tx: some PostgresQueryable) async throws -> PersonRecord {
         let rows = try await PeopleInput.uniquely {
             try await tx.query(
-                """
-                insert into people as p (tenant_id, role, display_name, username, email, external_ref)
-                values (current_tenant_id(), $1::person_role, $2, $3, $4, $5)
-                returning \(PersonRecord.columns)
-                """, person.role.rawValue, person.displayName, person.username, person.email, person.externalRef)
+                PeopleStatements.insert,
+                person.role.rawValue, person.displayName, person.username, person.email, person.externalRef)
         }
         return try PersonRecord(row: rows[0])
     }
@@ -183,11 +174,7 @@ public enum PeopleAdmin {
 
     /// Expires the person's unused codes now (but after they were made, as activation_codes_expiry wants).
     static func expireCodes(personID: UUID, in tx: some PostgresQueryable) async throws {
-        try await tx.execute(
-            """
-            update activation_codes set expires_at = greatest(now(), created_at + interval '1 millisecond')
-            where tenant_id = current_tenant_id() and person_id = $1 and used_at is null and expires_at > now()
-            """, personID)
+        try await tx.execute(PeopleStatements.expireCodes, personID)
     }
 
     /// Switches the person off: no more logins, their sessions and codes end now.
@@ -196,8 +183,7 @@ public enum PeopleAdmin {
         guard person.id != viewer.personID else {
             throw GraphQLError.badUserInput(field: "personId", "You cannot switch yourself off.")
         }
-        try await tx.execute(
-            "update people set disabled_at = now() where tenant_id = current_tenant_id() and id = $1 and disabled_at is null", person.id)
+        try await tx.execute(PeopleStatements.disable, person.id)
         try await Sessions.revoke(personID: person.id, in: tx)
         try await expireCodes(personID: person.id, in: tx)
         guard let disabled = try await PersonRecord.find(person.id, in: tx) else { throw GraphQLError.internal() }
@@ -211,15 +197,7 @@ public enum PeopleAdmin {
     ) async throws -> GraphQLValue {
         guard (1...100).contains(first) else { throw GraphQLError.badUserInput(field: "first", "Ask for 1 to 100 people at a time.") }
         let position = try cursors.position(after: after, of: PersonPosition.self)
-        let rows = try await tx.query(
-            """
-            select \(PersonRecord.columns), p.created_at
-            from people p
-            where p.tenant_id = current_tenant_id() and ($1::text is null or p.role::text = $1)
-              and ($2::timestamptz is null or (p.created_at, p.id) > ($2::timestamptz, $3::uuid))
-            order by p.created_at, p.id
-            limit $4
-            """, role, position?.createdAt, position?.id, first + 1)
+        let rows = try await tx.query(PeopleStatements.page, role, position?.createdAt, position?.id, first + 1)
         var edges: [GraphQLValue] = []
         var endCursor: GraphQLValue = .null
         for row in rows.prefix(first) {
@@ -250,12 +228,7 @@ public enum PeopleAdmin {
         in tx: some PostgresQueryable
     ) async throws -> IssuedActivation {
         let code = try ActivationCode.generate()
-        let rows = try await tx.query(
-            """
-            insert into activation_codes (tenant_id, person_id, code_hash, expires_at, password_reset_id)
-            values (current_tenant_id(), $1, $2, now() + $3::int * interval '1 hour', $4)
-            returning expires_at
-            """, person.id, code.storageHash, lifetimeHours, passwordReset)
+        let rows = try await tx.query(PeopleStatements.issueCode, person.id, code.storageHash, lifetimeHours, passwordReset)
         return IssuedActivation(person: person, code: code, expiresAt: try rows[0].decode(Date.self, at: 0))
     }
 }
