@@ -13,12 +13,24 @@
 -- command. Forced, the table's owner is held to the policies too. The expressions are
 -- PostgreSQL's own (pg_get_expr, pretty): AND binds tighter than OR.
 
--- activation_codes: row-level security enabled, forced; 4 policies
+-- activation_codes: row-level security enabled, forced; 5 policies
 alter table activation_codes enable row level security;
 alter table activation_codes force row level security;
 
 create policy activation_codes_insert on activation_codes as restrictive for insert to public
     with check ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text);
+
+create policy activation_codes_onboarding_or_reset on activation_codes as restrictive for insert to public
+    with check (
+CASE
+    WHEN password_reset_id IS NULL THEN (person_id IN ( SELECT p.id
+       FROM people p
+      WHERE p.tenant_id = activation_codes.tenant_id AND p.activated_at IS NULL))
+    ELSE (password_reset_id IN ( SELECT e.request_id
+       FROM password_reset_events e
+         JOIN password_reset_requests r ON r.tenant_id = e.tenant_id AND r.id = e.request_id
+      WHERE e.tenant_id = activation_codes.tenant_id AND e.kind = 'APPROVED'::password_reset_event AND e.actor_id = (( SELECT current_person_id() AS current_person_id)) AND r.person_id = activation_codes.person_id))
+END);
 
 create policy activation_codes_tenant on activation_codes as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
@@ -122,9 +134,13 @@ create policy entry_tags_tenant on entry_tags as permissive for all to public
 alter table login_failures enable row level security;
 alter table login_failures force row level security;
 
-create policy login_failures_own_name on login_failures as restrictive for all to public
-    using ((( SELECT current_person_role() AS current_person_role)) = 'LOGIN'::text AND login_name = (( SELECT current_login_name() AS current_login_name)))
-    with check ((( SELECT current_person_role() AS current_person_role)) = 'LOGIN'::text AND login_name = (( SELECT current_login_name() AS current_login_name)));
+create policy login_failures_subject on login_failures as restrictive for all to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'LOGIN'::text AND (login_name = (( SELECT current_login_name() AS current_login_name)) OR (person_id IN ( SELECT p.id
+   FROM people p
+  WHERE p.tenant_id = login_failures.tenant_id AND (p.username_key = (( SELECT current_login_name() AS current_login_name)) OR p.email_key = (( SELECT current_login_name() AS current_login_name)))))))
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'LOGIN'::text AND (login_name = (( SELECT current_login_name() AS current_login_name)) OR (person_id IN ( SELECT p.id
+   FROM people p
+  WHERE p.tenant_id = login_failures.tenant_id AND (p.username_key = (( SELECT current_login_name() AS current_login_name)) OR p.email_key = (( SELECT current_login_name() AS current_login_name)))))));
 
 create policy login_failures_tenant on login_failures as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
@@ -150,12 +166,61 @@ create policy media_tenant on media as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
     with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
 
--- people: row-level security enabled, forced; 4 policies
+-- password_reset_events: row-level security enabled, forced; 3 policies
+alter table password_reset_events enable row level security;
+alter table password_reset_events force row level security;
+
+create policy password_reset_events_insert on password_reset_events as restrictive for insert to public
+    with check (actor_id = (( SELECT current_person_id() AS current_person_id)) AND actor_name = (( SELECT p.display_name
+   FROM people p
+  WHERE p.tenant_id = password_reset_events.tenant_id AND p.id = password_reset_events.actor_id)) AND
+CASE kind
+    WHEN 'APPROVED'::password_reset_event THEN (request_id IN ( SELECT r.id
+       FROM password_reset_requests r
+      WHERE r.tenant_id = password_reset_events.tenant_id AND r.expires_at > now() AND r.requested_by <> (( SELECT current_person_id() AS current_person_id)) AND r.person_id <> (( SELECT current_person_id() AS current_person_id)) AND may_decide_password_reset(r.person_id)))
+    WHEN 'REFUSED'::password_reset_event THEN (request_id IN ( SELECT r.id
+       FROM password_reset_requests r
+      WHERE r.tenant_id = password_reset_events.tenant_id AND r.expires_at > now() AND may_decide_password_reset(r.person_id)))
+    WHEN 'COMPLETED'::password_reset_event THEN (request_id IN ( SELECT r.id
+       FROM password_reset_requests r
+      WHERE r.tenant_id = password_reset_events.tenant_id AND r.person_id = (( SELECT current_person_id() AS current_person_id))))
+    ELSE NULL::boolean
+END);
+
+create policy password_reset_events_tenant on password_reset_events as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy password_reset_events_visible on password_reset_events as restrictive for select to public
+    using ((request_id IN ( SELECT r.id
+   FROM password_reset_requests r
+  WHERE r.tenant_id = password_reset_events.tenant_id)));
+
+-- password_reset_requests: row-level security enabled, forced; 3 policies
+alter table password_reset_requests enable row level security;
+alter table password_reset_requests force row level security;
+
+create policy password_reset_requests_insert on password_reset_requests as restrictive for insert to public
+    with check ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text AND requested_by = (( SELECT current_person_id() AS current_person_id)) AND requested_by_name = (( SELECT p.display_name
+   FROM people p
+  WHERE p.tenant_id = password_reset_requests.tenant_id AND p.id = password_reset_requests.requested_by)));
+
+create policy password_reset_requests_tenant on password_reset_requests as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy password_reset_requests_visible on password_reset_requests as restrictive for select to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)) OR may_decide_password_reset(person_id));
+
+-- people: row-level security enabled, forced; 5 policies
 alter table people enable row level security;
 alter table people force row level security;
 
 create policy people_insert on people as restrictive for insert to public
     with check ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text);
+
+create policy people_insert_admins on people as restrictive for insert to public
+    with check (role <> 'AGENCY_ADMIN'::person_role OR (( SELECT current_person_id() AS current_person_id)) IS NULL);
 
 create policy people_tenant on people as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
