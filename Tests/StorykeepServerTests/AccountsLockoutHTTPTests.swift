@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import Storykeep
 import StorykeepServer
+import StorykeepTestSupport
 import Testing
 
 // Failed logins over HTTP (issue 4): counted per tenant and name whether or not the account

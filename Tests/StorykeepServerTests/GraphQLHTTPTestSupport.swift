@@ -71,17 +71,3 @@ extension String {
         String(repeating: "0", count: Swift.max(0, width - count)) + self
     }
 }
-
-extension TestResponse {
-    /// The body as JSON.
-    var json: GraphQLValue {
-        get throws { try GraphQLValue(json: body.readableBytesView) }
-    }
-
-    /// The messages of the body's `errors`.
-    var errorMessages: [String] {
-        ((try? json)?["errors"]?.listValue ?? []).compactMap { $0["message"]?.stringValue }
-    }
-
-    var contentType: String? { headers[.contentType] }
-}

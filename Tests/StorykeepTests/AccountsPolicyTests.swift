@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import StorykeepTestSupport
 import Testing
 
 import Storykeep
@@ -7,7 +8,7 @@ import Storykeep
 @testable import StorykeepCore
 
 // The policies of Migrations/0002_accounts.sql, tried and broken against a real PostgreSQL as
-// the server's role (storykeep_app), through the database of TenancyDatabase (`make test`): the
+// the server's role (storykeep_app), through the test database (`make test`): the
 // owner provisions the tenants, the app does the rest. Each test makes tenants of its own, so
 // tests run in parallel on one database.
 
@@ -15,7 +16,7 @@ import Storykeep
 /// an unused activation code for Sam. Made through the policies, as the server will.
 private struct Tenant {
     let id: UUID
-    let admin = UUID(), sam = UUID(), alex = UUID()
+    let admin: UUID, sam: UUID, alex: UUID
     let samToken: SessionToken, alexToken: SessionToken, samCode: ActivationCode
     let samUsername: String
 
@@ -24,23 +25,20 @@ private struct Tenant {
     var alexContext: AccountContext { .person(tenantID: id, personID: alex, role: .youngPerson) }
 
     init(app: PostgresPool, owner: PostgresPool) async throws {
-        let id = UUID()
-        let slug = "accounts-" + id.uuidString.prefix(8).lowercased()
-        self.id = id
-        samUsername = "Sam-" + slug.suffix(8)
+        let pools = TestPools(app: app, owner: owner)
+        let tenant = try await pools.makeTenant(slugPrefix: "accounts")
+        id = tenant.id
+        samUsername = "Sam-" + tenant.slug.suffix(8)
         (samToken, alexToken, samCode) = (try .generate(), try .generate(), try .generate())
-        let (admin, sam, alex, samUsername, samCode) = (admin, sam, alex, samUsername, samCode)
-        try await owner.transaction { tx throws in
-            _ = try await tx.execute("insert into tenants (tenant_id, slug, display_name) values ($1, $2, $3)", id, slug, slug)
-        }
-        try await app.transaction(settings: AccountContext.tenantOperator(tenantID: id).settings) { tx throws in
-            try await tx.execute(
-                """
-                insert into people (tenant_id, id, role, username, email, display_name) values
-                    (current_tenant_id(), $1, 'AGENCY_ADMIN', null, 'Admin@Agency.example', 'Ada Admin'),
-                    (current_tenant_id(), $2, 'YOUNG_PERSON', $4, null, 'Sam'),
-                    (current_tenant_id(), $3, 'YOUNG_PERSON', 'alex', null, 'Alex')
-                """, admin, sam, alex, samUsername)
+        let people = try await pools.insertPeople(
+            [
+                tenant.newPerson(.agencyAdmin, "admin", displayName: "Ada Admin", loginName: "Admin@Agency.example"),
+                tenant.newPerson(.youngPerson, "sam", loginName: samUsername),
+                tenant.newPerson(.youngPerson, "alex", loginName: "alex"),
+            ], into: tenant)
+        (admin, sam, alex) = (people[0], people[1], people[2])
+        let (sam, samCode) = (sam, samCode)
+        try await pools.asPerson(.tenantOperator(tenantID: id)) { tx throws in
             try await tx.execute(
                 """
                 insert into activation_codes (tenant_id, person_id, code_hash, expires_at)
@@ -48,7 +46,7 @@ private struct Tenant {
                 """, sam, samCode.storageHash)
         }
         for (context, person, token) in [(samContext, sam, samToken), (alexContext, alex, alexToken)] {
-            try await app.transaction(settings: context.settings) { tx throws in
+            try await pools.asPerson(context) { tx throws in
                 try await tx.execute(
                     "insert into credentials (tenant_id, person_id, password_hash) values (current_tenant_id(), $1, $2)",
                     person, "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0c2FsdA$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g")
@@ -65,18 +63,7 @@ private struct Tenant {
 /// Runs `body` with a pool of the app's role, one of the owner's (to make more tenants), and a
 /// fresh tenant; closes the pools whatever happens.
 private func withTenant(_ body: (_ app: PostgresPool, _ owner: PostgresPool, Tenant) async throws -> Void) async throws {
-    try await TenancyDatabase.migrated()
-    let app = try TenancyDatabase.appPool(size: 2)
-    let owner = try TenancyDatabase.ownerPool()
-    do {
-        try await body(app, owner, try await Tenant(app: app, owner: owner))
-    } catch {
-        await app.close()
-        await owner.close()
-        throw error
-    }
-    await app.close()
-    await owner.close()
+    try await TestPools.run(app: 2) { pools in try await body(pools.app, pools.owner, try await Tenant(app: pools.app, owner: pools.owner)) }
 }
 
 /// Rows of each accounts table visible in `context`.

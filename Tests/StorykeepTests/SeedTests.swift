@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import StorykeepTestSupport
 import Testing
 
 import Storykeep
@@ -30,9 +31,9 @@ struct SeedTests {
 
     /// Seeds `options` as storykeep_app (tenants as the owner), with one hash for everyone.
     static func seed(_ options: SeedOptions) async throws -> SeedSummary {
-        try await TenancyDatabase.migrated()
-        let app = try TenancyDatabase.appPool(size: 3)
-        let owner = try TenancyDatabase.ownerPool(size: 1)
+        try await TestDatabase.migrated()
+        let app = try TestDatabase.appPool(size: 3)
+        let owner = try TestDatabase.ownerPool(size: 1)
         let hasher = try PasswordHasher(pool: BoundedWorkerPool(threadCount: 1, name: "seed-test"))
         do {
             let summary = try await Seeder.run(
@@ -50,7 +51,7 @@ struct SeedTests {
     /// Every young person's journal as they see it through JournalStore, TagStore and
     /// MediaStore, in a canonical text; its SHA-256.
     static func journalDigest(_ summary: SeedSummary) async throws -> String {
-        let app = try TenancyDatabase.appPool(size: 1)
+        let app = try TestDatabase.appPool(size: 1)
         var text = ""
         do {
             for tenant in summary.tenants {
@@ -106,7 +107,7 @@ struct SeedTests {
         #expect(heavy.username == "heavy" && heavy.entryCount == 150)
         let firstDay = PostgresDate(daysSince2000: options.until.daysSince2000 - options.days + 1)
 
-        let app = try TenancyDatabase.appPool(size: 1)
+        let app = try TestDatabase.appPool(size: 1)
         let hasher = try PasswordHasher(pool: BoundedWorkerPool(threadCount: 1, name: "seed-test"))
         var seenEntries = 0
         do {
