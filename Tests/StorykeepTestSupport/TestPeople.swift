@@ -9,7 +9,6 @@ import Testing
 /// code, which began a session.
 public struct TestPerson: Sendable {
     public let id: UUID
-    public let role: PersonRole
     /// What they log in with: a young person's username, an adult's email.
     public let loginName: String
     public let password: String
@@ -30,7 +29,7 @@ extension AccountsHarness {
         let issued = try await createAsOperator(new, tenant: tenant)
         let token = try await activate(issued.code.displayText, password: password, tenant: tenant)
         return TestPerson(
-            id: issued.person.id, role: role, loginName: try #require(new.username ?? new.email), password: password, token: token)
+            id: issued.person.id, loginName: try #require(new.username ?? new.email), password: password, token: token)
     }
 
     /// A young person, activated: their token and id.

@@ -9,12 +9,6 @@ public struct TestPools: Sendable {
     public let app: PostgresPool
     public let owner: PostgresPool
 
-    /// Pools a test already holds; it closes them.
-    public init(app: PostgresPool, owner: PostgresPool) {
-        self.app = app
-        self.owner = owner
-    }
-
     /// Runs `body` with `appSize` connections as storykeep_app and `ownerSize` as the owner, on
     /// the migrated test database.
     public static func run<T>(app appSize: Int = 4, owner ownerSize: Int = 2, _ body: (TestPools) async throws -> T) async throws -> T {
@@ -67,10 +61,5 @@ extension TestTenant {
             return NewPerson(role: role, displayName: displayName, username: loginName ?? "\(name)-\(self.slug.suffix(8))")
         }
         return NewPerson(role: role, displayName: displayName, email: loginName ?? "\(name)@\(self.slug).example")
-    }
-
-    /// The database context of the person `id`, of `role`, in this tenant.
-    public func context(_ id: UUID, _ role: PersonRole) -> AccountContext {
-        .person(tenantID: self.id, personID: id, role: role)
     }
 }

@@ -24,8 +24,10 @@ private struct Tenant {
     var samContext: AccountContext { .person(tenantID: id, personID: sam, role: .youngPerson) }
     var alexContext: AccountContext { .person(tenantID: id, personID: alex, role: .youngPerson) }
 
-    init(app: PostgresPool, owner: PostgresPool) async throws {
-        let pools = TestPools(app: app, owner: owner)
+    private let pools: TestPools
+
+    init(_ pools: TestPools) async throws {
+        self.pools = pools
         let tenant = try await pools.makeTenant(slugPrefix: "accounts")
         id = tenant.id
         samUsername = "Sam-" + tenant.slug.suffix(8)
@@ -58,12 +60,15 @@ private struct Tenant {
             }
         }
     }
+
+    /// Another tenant like this one, with people of its own.
+    func another() async throws -> Tenant { try await Tenant(pools) }
 }
 
 /// Runs `body` with a pool of the app's role, one of the owner's (to make more tenants), and a
 /// fresh tenant; closes the pools whatever happens.
 private func withTenant(_ body: (_ app: PostgresPool, _ owner: PostgresPool, Tenant) async throws -> Void) async throws {
-    try await TestPools.run(app: 2) { pools in try await body(pools.app, pools.owner, try await Tenant(app: pools.app, owner: pools.owner)) }
+    try await TestPools.run(app: 2) { pools in try await body(pools.app, pools.owner, try await Tenant(pools)) }
 }
 
 /// Rows of each accounts table visible in `context`.
@@ -133,7 +138,7 @@ struct AccountsPolicyTests {
 
     @Test func anotherTenantsPeopleAreInvisible() async throws {
         try await withTenant { app, owner, tenant in
-            let other = try await Tenant(app: app, owner: owner)
+            let other = try await tenant.another()
             // The other tenant's admin, who sees everyone of their own tenant, sees none of ours.
             try await app.transaction(settings: other.adminContext.settings) { tx throws in
                 #expect(try await tx.query("select 1 from people").count == 3)
@@ -341,7 +346,7 @@ struct AccountsPolicyTests {
                 }
             }
             // Another tenant may have its own Sam.
-            let other = try await Tenant(app: app, owner: owner)
+            let other = try await tenant.another()
             try await app.transaction(settings: other.adminContext.settings) { tx throws in
                 _ = try await tx.execute(
                     "insert into people (tenant_id, role, username, display_name) values (current_tenant_id(), 'YOUNG_PERSON', $1, 'Sam')",
@@ -394,7 +399,7 @@ struct AccountsLoginFailureTests {
             ) { tx in try await LoginFailures.read(in: tx) }
             #expect(stranger.failures == 4)
             // Counts are per tenant.
-            let other = try await Tenant(app: app, owner: owner)
+            let other = try await tenant.another()
             let elsewhere = try await app.transaction(
                 settings: AccountContext.login(tenantID: other.id, loginName: "nobody-has-this-name").settings
             ) { tx in try await LoginFailures.read(in: tx) }
