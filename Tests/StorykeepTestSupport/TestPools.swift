@@ -27,7 +27,7 @@ public struct TestPools: Sendable {
     }
 
     /// A new tenant of a unique slug starting with `slugPrefix`, as `storykeep tenant apply` makes it.
-    public func makeTenant(slugPrefix: String = "t") async throws -> TestTenant {
+    public func makeTenant(slugPrefix: String = "s") async throws -> TestTenant {
         try await TestTenants.apply([try TestTenants.file(slugPrefix: slugPrefix)], owner: owner)[0]
     }
 
