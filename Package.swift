@@ -113,6 +113,18 @@ let package = Package(
             ]
         ),
 
+        // What the test targets share: the test database, tenants and people made for one test,
+        // the application's test server and a GraphQL client for it, sample media.
+        .target(
+            name: "StorykeepTestSupport",
+            dependencies: [
+                "StorykeepServer", "Storykeep", "StorykeepCore", "StorykeepTenancy", "StorykeepAccounts", "GraphQL", "Postgres",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/StorykeepTestSupport"
+        ),
         // Corpus/: the differential cases and graphql-core's outputs, read by path (#filePath).
         .testTarget(name: "GraphQLTests", dependencies: ["GraphQL"], exclude: ["Corpus"]),
         // Client/: a Python GraphQL client's script, run against a live server.
@@ -121,20 +133,20 @@ let package = Package(
             dependencies: ["GraphQLHTTP", "GraphQL", .product(name: "HummingbirdTesting", package: "hummingbird")],
             exclude: ["Client"]
         ),
-        .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "StorykeepTestSupport"]),
         .testTarget(
             name: "StorykeepTests",
-            dependencies: ["Storykeep", "StorykeepCore", "StorykeepTenancy", "StorykeepSeed", "Postgres"]
+            dependencies: ["Storykeep", "StorykeepCore", "StorykeepTenancy", "StorykeepSeed", "Postgres", "StorykeepTestSupport"]
                 + domainModules.map { .target(name: "Storykeep" + $0.name) }
         ),
         .testTarget(
             name: "StorykeepServerTests",
             dependencies: [
                 "StorykeepServer", "GraphQLHTTP", "Storykeep", "StorykeepCore", "StorykeepTenancy", "StorykeepSeed", "Postgres",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "StorykeepTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
             ] + domainModules.map { .target(name: "Storykeep" + $0.name) }
         ),
-        .testTarget(name: "storykeepTests", dependencies: ["storykeep"]),
+        .testTarget(name: "storykeepTests", dependencies: ["storykeep", "StorykeepTestSupport"]),
     ]
 )
 

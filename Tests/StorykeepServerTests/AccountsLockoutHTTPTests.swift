@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import Storykeep
 import StorykeepServer
+import StorykeepTestSupport
 import Testing
 
 // Failed logins over HTTP (issues 4 and 16): counted per person whichever of their names was typed,

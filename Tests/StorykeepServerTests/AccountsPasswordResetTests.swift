@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import Postgres
 import Storykeep
+import StorykeepTestSupport
 import Testing
 
 // Issue 16, item 2, over HTTP: an agency admin alone cannot become someone who has a password. A

@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import Postgres
 import Storykeep
+import StorykeepTestSupport
 import Testing
 
 // A forgotten password, sessions that expire and slide (issue 4).

@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import Postgres
 import Storykeep
+import StorykeepTestSupport
 import Testing
 
 // Who may do what through the tenant endpoint, tried by breaking it (issue 4), and what the

@@ -1,8 +1,9 @@
 import GraphQL
 import HummingbirdTesting
 
-// The two helpers of GraphQLHTTPTests' support (Tests/GraphQLHTTPTests/GraphQLHTTPTestSupport.swift)
-// that these tests use too, until both targets share a test-support target.
+// A helper of GraphQLHTTPTests' support (Tests/GraphQLHTTPTests/GraphQLHTTPTestSupport.swift) that
+// these tests use too: GraphQLHTTPTests stay free of the domain, so they cannot share
+// StorykeepTestSupport.
 
 /// Percent-encodes for a query string the way URLSearchParams does (space as `+`).
 func formEncode(_ text: String) -> String {
@@ -23,12 +24,5 @@ func formEncode(_ text: String) -> String {
 extension String {
     fileprivate func leftPadded(to width: Int) -> String {
         String(repeating: "0", count: Swift.max(0, width - count)) + self
-    }
-}
-
-extension TestResponse {
-    /// The body as JSON.
-    var json: GraphQLValue {
-        get throws { try GraphQLValue(json: body.readableBytesView) }
     }
 }

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Storykeep
+import StorykeepTestSupport
 import Testing
 
 @testable import GraphQLHTTP

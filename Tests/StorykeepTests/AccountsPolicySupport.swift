@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import StorykeepTestSupport
 import Testing
 
 @testable import Storykeep
@@ -61,18 +62,9 @@ struct AccountsTenant {
 /// Runs `body` with a pool of the app's role, one of the owner's (to make more tenants), and a
 /// fresh tenant; closes the pools whatever happens.
 func withAccountsTenant(_ body: (_ app: PostgresPool, _ owner: PostgresPool, AccountsTenant) async throws -> Void) async throws {
-    try await TenancyDatabase.migrated()
-    let app = try TenancyDatabase.appPool(size: 2)
-    let owner = try TenancyDatabase.ownerPool()
-    do {
-        try await body(app, owner, try await AccountsTenant(app: app, owner: owner))
-    } catch {
-        await app.close()
-        await owner.close()
-        throw error
+    try await TestPools.run(app: 2) { pools in
+        try await body(pools.app, pools.owner, try await AccountsTenant(app: pools.app, owner: pools.owner))
     }
-    await app.close()
-    await owner.close()
 }
 
 /// Rows of each accounts table visible in `context`.

@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import StorykeepTestSupport
 import Testing
 
 import Storykeep
@@ -7,7 +8,7 @@ import Storykeep
 @testable import StorykeepCore
 
 // The policies of Migrations/0002_accounts.sql, tried and broken against a real PostgreSQL as
-// the server's role (storykeep_app), through the database of TenancyDatabase (`make test`): the
+// the server's role (storykeep_app), through the test database (`make test`): the
 // owner provisions the tenants, the app does the rest. Each test makes tenants of its own, so
 // tests run in parallel on one database.
 

@@ -1,4 +1,5 @@
 import Foundation
+import StorykeepTestSupport
 import Testing
 
 /// `Schema/policies.sql` is what `storykeep schema policies` prints for the database `make test`
