@@ -23,8 +23,9 @@ struct SeedCommand: AsyncParsableCommand {
             password is --password; young people log in with their username, adults with their \
             email; one young person of the first tenant, `heavy`, gets --heavy-person-entries \
             entries. Rows are written as the app role through row-level security, in the context \
-            its policies ask for (see Sources/Storykeep/Seed/Seeder.swift). Progress goes to \
-            standard error, the summary to standard output.
+            its policies ask for (see Sources/Storykeep/Seed/Seeder.swift). Then every module \
+            switched on in a tenant seeds its own data (assignments, shares, ...), tuned with \
+            --set. Progress goes to standard error, the summary to standard output.
             """
     )
 
@@ -58,6 +59,20 @@ struct SeedCommand: AsyncParsableCommand {
     @Option(help: "Connections loading at once.")
     var jobs: Int = SeedOptions().jobs
 
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp(
+            "A setting of a module's own seed, as <module>.<key>=<value> (repeatable).",
+            discussion: SeedCommand.moduleSettingsHelp, valueName: "module.key=value"))
+    var settings: [String] = []
+
+    /// Every module's seed settings, for `--help`.
+    static var moduleSettingsHelp: String {
+        StorykeepModules.all.flatMap { module in
+            module.seedSettings.sorted { $0.key < $1.key }.map { "\(module.name).\($0.key): \($0.value)" }
+        }.joined(separator: "\n")
+    }
+
     func options() throws -> SeedOptions {
         var options = SeedOptions()
         options.seed = seed
@@ -71,6 +86,12 @@ struct SeedCommand: AsyncParsableCommand {
         options.until = day
         options.days = days
         options.jobs = jobs
+        for setting in settings {
+            let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
+            let path = parts[0].split(separator: ".", maxSplits: 1).map(String.init)
+            guard parts.count == 2, path.count == 2 else { throw ValidationError("--set \(setting): <module>.<key>=<value>") }
+            options.moduleSettings[path[0], default: [:]][path[1]] = parts[1]
+        }
         if let problem = options.problem { throw ValidationError(problem) }
         return options
     }
@@ -113,6 +134,11 @@ struct SeedCommand: AsyncParsableCommand {
                 + "\(grouped(c.tags)) tags on \(grouped(c.entryTags)) entry tags, "
                 + "\(grouped(c.media)) media files (\(grouped(c.mediaBytes / 1024)) KiB)",
             "  \(grouped(Int(Double(c.entries) / max(0.001, secondsValue(summary.elapsed))))) entries per second",
+        ]
+        for (module, counts) in summary.moduleCounts.sorted(by: { $0.key < $1.key }) {
+            lines.append("  \(module): " + counts.sorted { $0.key < $1.key }.map { "\(grouped($0.value)) \($0.key)" }.joined(separator: ", "))
+        }
+        lines += [
             "password of every seeded person: \(password)",
         ]
         if let heavy = summary.heavy, let tenant = summary.tenants.first {
@@ -180,6 +206,7 @@ final class ProgressReporter: Sendable {
         case .tenants: return "seed: tenants..."
         case .people: return "seed: people \(SeedCommand.grouped(p.peopleDone))/\(SeedCommand.grouped(p.peopleTotal)) "
             + "(\(String(format: "%.1f", elapsed)) s)"
+        case .modules: return "seed: \(p.module ?? "modules")... (\(String(format: "%.1f", elapsed)) s)"
         case .journals, .done:
             let fraction = p.entriesTotal == 0 ? 1 : Double(p.entriesDone) / Double(p.entriesTotal)
             let width = 24, filled = Int(fraction * Double(width))

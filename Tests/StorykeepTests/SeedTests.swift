@@ -81,6 +81,15 @@ struct SeedTests {
         #expect(a != c)
     }
 
+    @Test func aModuleSettingIsCheckedBeforeAnythingIsSeeded() throws {
+        var options = Self.options(seed: 1)
+        options.moduleSettings = ["nosuchmodule": ["x": "1"]]
+        #expect(options.problem == "--set nosuchmodule.…: there is no module nosuchmodule")
+        #expect(throws: SeedError.self) { try SeedPlan(options) }
+        options.moduleSettings = ["journals": ["x": "1"]]
+        #expect(options.problem?.hasPrefix("--set journals.x: the journals module's seed takes ") == true)
+    }
+
     @Test func theRowsKeepTheJournalsInvariants() async throws {
         let options = Self.options(seed: 3)
         let summary = try await Self.seed(options)

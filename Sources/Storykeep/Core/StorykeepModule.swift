@@ -27,6 +27,12 @@ public protocol StorykeepModule: Sendable {
     func backgroundJobs(_ config: StorykeepConfig) -> [BackgroundJob]
     /// What the module serves over HTTP besides GraphQL, under each tenant's root.
     var endpoints: [ModuleEndpoint] { get }
+    /// The settings its ``seed(_:)`` takes from `storykeep seed --set <name>.<key>=<value>`:
+    /// key, and what it does (for `--help` and to refuse an unknown key before seeding).
+    var seedSettings: [String: String] { get }
+    /// Synthetic data of the module for one tenant of `storykeep seed` where it is switched on,
+    /// once people and journals are in: how many rows of each kind it wrote, for the summary.
+    func seed(_ tenant: ModuleSeedTenant) async throws -> [String: Int]
 }
 
 extension StorykeepModule {
@@ -35,6 +41,8 @@ extension StorykeepModule {
     public func configure(_ schema: GraphQLSchema) {}
     public func backgroundJobs(_ config: StorykeepConfig) -> [BackgroundJob] { [] }
     public var endpoints: [ModuleEndpoint] { [] }
+    public var seedSettings: [String: String] { [:] }
+    public func seed(_ tenant: ModuleSeedTenant) async throws -> [String: Int] { [:] }
 }
 
 /// Who may call a root field. Fields below the root are reached only through one, so the check at

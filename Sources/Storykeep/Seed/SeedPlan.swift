@@ -25,6 +25,8 @@ public struct SeedOptions: Sendable, Hashable {
     public var jobs: Int = 2
     /// About how many entries one transaction loads.
     public var batchEntries: Int = 50_000
+    /// Settings of the modules' own seeds (`--set <module>.<key>=<value>`): module, key, value.
+    public var moduleSettings: [String: [String: String]] = [:]
 
     public init() {}
 
@@ -41,6 +43,16 @@ public struct SeedOptions: Sendable, Hashable {
         if jobs < 1 { return "--jobs: at least 1" }
         if !TenantFile.isValidSlug(tenantPrefix + "-1") || tenantPrefix.count > 50 {
             return "--tenant-prefix: lowercase letters, digits and single hyphens, at most 50 characters"
+        }
+        for (name, settings) in moduleSettings.sorted(by: { $0.key < $1.key }) {
+            guard let module = StorykeepModules.all.first(where: { $0.name == name }) else {
+                return "--set \(name).…: there is no module \(name)"
+            }
+            if let key = settings.keys.sorted().first(where: { module.seedSettings[$0] == nil }) {
+                let known = module.seedSettings.keys.sorted().map { "\(name).\($0)" }
+                return "--set \(name).\(key): the \(name) module's seed takes "
+                    + (known.isEmpty ? "no settings" : known.joined(separator: ", "))
+            }
         }
         return nil
     }

@@ -6,8 +6,10 @@ import Synchronization
 
 /// How far seeding has got, for a progress line.
 public struct SeedProgress: Sendable {
-    public enum Phase: String, Sendable { case tenants, people, journals, done }
+    public enum Phase: String, Sendable { case tenants, people, journals, modules, done }
     public var phase: Phase
+    /// The module seeding now, in the `modules` phase.
+    public var module: String?
     public var peopleDone = 0
     public var peopleTotal = 0
     public var entriesDone = 0
@@ -20,13 +22,21 @@ public struct SeedSummary: Sendable {
     public var tenants: [SeedTenant]
     public var people: [PersonRole: Int]
     public var counts: SeedCounts
-    /// SHA-256 (hex) of every row written, tenant ids left out: the same seed, the same digest.
+    /// What each module's own seed wrote, across tenants: module, kind of row, count.
+    public var moduleCounts: [String: [String: Int]]
+    /// SHA-256 (hex) of every person and journal row written, tenant ids left out: the same seed,
+    /// the same digest. (A module's rows follow from these and the seed.)
     public var digest: String
     public var heavy: SeedPerson?
     public var elapsed: Duration
 }
 
-/// Fills a database with the synthetic tenants, people and journals of a `SeedPlan`.
+/// Fills a database with the synthetic tenants, people and journals of a `SeedPlan`, then asks
+/// every module switched on in a tenant for its own data (``StorykeepModule/seed(_:)``).
+///
+/// People and journals are loaded here rather than by the accounts and journals modules: every
+/// other module's data hangs on them, and their volume (millions of entries for a benchmark) needs
+/// the batched `COPY` below rather than a module's statements.
 ///
 /// HOW THE ROWS GET PAST ROW-LEVEL SECURITY
 ///
@@ -119,6 +129,22 @@ public enum Seeder {
         }
         let (counts, batchDigests) = state.mutex.withLock { ($0.counts, $0.digests) }
         digests += (0..<batches.count).compactMap { batchDigests[$0] }
+
+        // Then each module's own data, tenant by tenant, in the composition's order.
+        var moduleCounts: [String: [String: Int]] = [:]
+        for module in StorykeepModules.all {
+            for tenant in plan.tenants {
+                guard let id = tenant.id, module.switchedBy.map(tenant.file.modules.contains) ?? true else { continue }
+                progress(SeedProgress(
+                    phase: .modules, module: module.name, peopleDone: peopleTotal, peopleTotal: peopleTotal,
+                    entriesDone: counts.entries, entriesTotal: entriesTotal, elapsed: clock.now - start))
+                let seeded = try await module.seed(ModuleSeedTenant(
+                    id: id, slug: tenant.slug,
+                    people: tenant.people.map { ModuleSeedTenant.Person(id: $0.id, role: $0.role, index: $0.index) },
+                    seed: plan.options.seed, settings: plan.options.moduleSettings[module.name] ?? [:], pool: app))
+                moduleCounts[module.name, default: [:]].merge(seeded, uniquingKeysWith: +)
+            }
+        }
         let elapsed = clock.now - start
         progress(SeedProgress(
             phase: .done, peopleDone: peopleTotal, peopleTotal: peopleTotal, entriesDone: counts.entries,
@@ -126,7 +152,7 @@ public enum Seeder {
         var people: [PersonRole: Int] = [:]
         for tenant in plan.tenants { for person in tenant.people { people[person.role, default: 0] += 1 } }
         return SeedSummary(
-            tenants: plan.tenants, people: people, counts: counts,
+            tenants: plan.tenants, people: people, counts: counts, moduleCounts: moduleCounts.filter { !$0.value.isEmpty },
             digest: Crypto.hex(Crypto.sha256(digests.flatMap { $0 })),
             heavy: plan.heavy, elapsed: elapsed)
     }
