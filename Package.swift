@@ -12,6 +12,7 @@ let domainModules: [(name: String, uses: [String])] = [
     ("Tags", ["Journals"]),
     ("Archive", ["Journals"]),
     ("Rewards", []),
+    ("Notifications", []),
 ]
 
 let package = Package(

@@ -5,6 +5,7 @@
 @_exported import StorykeepArchive
 @_exported import StorykeepCore
 @_exported import StorykeepJournals
+@_exported import StorykeepNotifications
 @_exported import StorykeepProfile
 @_exported import StorykeepRewards
 @_exported import StorykeepTags

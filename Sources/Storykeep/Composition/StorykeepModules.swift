@@ -13,6 +13,7 @@ public enum StorykeepModules {
         TagsModule(),
         ArchiveModule(),
         RewardsModule(),
+        NotificationsModule(),
     ]
 
     /// Module names a tenant file's `modules` may already list whose modules have not landed yet:
