@@ -13,6 +13,7 @@ let domainModules: [(name: String, uses: [String])] = [
     ("Archive", ["Journals"]),
     ("Rewards", []),
     ("Notifications", []),
+    ("Caseload", ["Profile", "Notifications"]),
 ]
 
 let package = Package(

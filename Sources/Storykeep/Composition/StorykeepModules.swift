@@ -14,6 +14,7 @@ public enum StorykeepModules {
         ArchiveModule(),
         RewardsModule(),
         NotificationsModule(),
+        CaseloadModule(),
     ]
 
     /// Module names a tenant file's `modules` may already list whose modules have not landed yet:
