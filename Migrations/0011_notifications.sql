@@ -25,12 +25,13 @@ create table notifications (
     id uuid not null default gen_random_uuid(),
     recipient_id uuid not null,
     kind text not null
-        constraint notifications_kind_format check (kind ~ '^[a-z][a-zA-Z]*$' and length(kind) <= 50),
+        constraint notifications_kind_format check (kind ~ '^[a-z][a-zA-Z]{0,49}$'),
+    -- At most TextLimit.notificationTitle (Sources/Storykeep/Core/TextLimit.swift).
     title text not null
         constraint notifications_title_length check (length(title) between 1 and 200),
     actor_id uuid,
     subject_kind text
-        constraint notifications_subject_kind_format check (subject_kind ~ '^[a-z][a-zA-Z]*$' and length(subject_kind) <= 50),
+        constraint notifications_subject_kind_format check (subject_kind ~ '^[a-z][a-zA-Z]{0,49}$'),
     subject_id uuid,
     created_at timestamptz not null default clock_timestamp(),
     read_at timestamptz,

@@ -59,10 +59,13 @@ extension TextLimit {
     public static let profileDisplayName = TextLimit(1...100, constraint: "profiles_display_name_length")
     /// A profile's built-in avatar name or emoji.
     public static let avatar = TextLimit(1...100, constraint: "profiles_avatar_length")
+    /// A notification's title (Migrations/0011_notifications.sql), which the notifying module
+    /// builds: a longer one is cut, not refused.
+    public static let notificationTitle = TextLimit(1...200, constraint: "notifications_title_length")
 
     /// Every limit, for the test that holds them to the database's constraints.
     public static let all: [TextLimit] = [
         tenantSlug, personDisplayName, externalRef, email, loginName, entryText, mood, background, suggestion, tagName,
-        profileDisplayName, avatar,
+        profileDisplayName, avatar, notificationTitle,
     ]
 }

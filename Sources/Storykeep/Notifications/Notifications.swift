@@ -1,5 +1,6 @@
 public import Foundation
 public import Postgres
+import StorykeepCore
 
 /// What a notification is about, by id, for the app to open: a person, an entry, a share, ...
 public struct NotificationSubject: Sendable, Hashable {
@@ -30,9 +31,9 @@ public struct NotificationSubject: Sendable, Hashable {
 /// builds from names it may read and fixed words. A title is shown on lock screens: it says who
 /// and what, never an entry's text or a message's.
 public enum Notifications {
-    /// The most characters (Unicode code points) a title keeps: the column's
-    /// `notifications_title_length`. A longer one is cut at a character boundary, with "…".
-    public static let maxTitleLength = 200
+    /// The most characters (Unicode code points) a title keeps (``TextLimit/notificationTitle``).
+    /// A longer one is cut at a character boundary, with "…".
+    public static let maxTitleLength = TextLimit.notificationTitle.range.upperBound
 
     /// Notifies each of `recipients` (each once, however often listed) of `kind`, in the
     /// transaction `tx` and in the name of the person it runs as, who is recorded as the actor
