@@ -66,7 +66,10 @@ public enum AssignmentAdmin {
         guard let row = inserted.first else {
             throw GraphQLError.badUserInput(field: "adultId", "This adult is already assigned to this young person: end that assignment first.")
         }
-        return try await Caseload(tx).assignment(id: try row.decode(UUID.self, at: 0))!
+        guard let assignment = try await Caseload(tx).assignment(id: try row.decode(UUID.self, at: 0)) else {
+            throw GraphQLError.internal()
+        }
+        return assignment
     }
 
     /// Ends the assignment `id` now; it stays in the history. NOT_FOUND when there is none,
