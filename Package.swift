@@ -22,6 +22,7 @@ let package = Package(
     products: [
         .executable(name: "storykeep", targets: ["storykeep"]),
         .library(name: "GraphQL", targets: ["GraphQL"]),
+        .library(name: "GraphQLHTTP", targets: ["GraphQLHTTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -50,6 +51,12 @@ let package = Package(
 
         // The hand-written GraphQL engine: no PostgreSQL, no HTTP, no domain.
         .target(name: "GraphQL"),
+        // GraphQL over HTTP for any schema: the engine and Hummingbird, and libcrypto for the
+        // SHA-256 of persisted queries. No PostgreSQL, no domain.
+        .target(
+            name: "GraphQLHTTP",
+            dependencies: ["GraphQL", "CCrypto", .product(name: "Hummingbird", package: "hummingbird")]
+        ),
         // The libpq client.
         .target(
             name: "Postgres",
@@ -86,11 +93,12 @@ let package = Package(
             dependencies: ["Storykeep", "Postgres"],
             path: "Sources/Storykeep/Seed"
         ),
-        // HTTP.
+        // The HTTP application: tenant routing, the bearer token, files, health; GraphQL over HTTP
+        // from GraphQLHTTP, run by the tenant's schema.
         .target(
             name: "StorykeepServer",
             dependencies: [
-                "Storykeep", "GraphQL", "Postgres", "CCrypto",
+                "Storykeep", "GraphQLHTTP", "GraphQL", "Postgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -101,28 +109,46 @@ let package = Package(
         .executableTarget(
             name: "storykeep",
             dependencies: [
-                "StorykeepServer", "Storykeep", "StorykeepSeed", "GraphQL", "Postgres",
+                "StorykeepServer", "GraphQLHTTP", "Storykeep", "StorykeepSeed", "GraphQL", "Postgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
+        // What the test targets share: the test database, tenants and people made for one test,
+        // the application's test server and a GraphQL client for it, sample media.
+        .target(
+            name: "StorykeepTestSupport",
+            dependencies: [
+                "StorykeepServer", "Storykeep", "StorykeepCore", "StorykeepTenancy", "StorykeepAccounts", "GraphQL", "Postgres",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/StorykeepTestSupport"
+        ),
         // Corpus/: the differential cases and graphql-core's outputs, read by path (#filePath).
         .testTarget(name: "GraphQLTests", dependencies: ["GraphQL"], exclude: ["Corpus"]),
-        .testTarget(name: "PostgresTests", dependencies: ["Postgres"]),
+        // Client/: a Python GraphQL client's script, run against a live server.
+        .testTarget(
+            name: "GraphQLHTTPTests",
+            dependencies: ["GraphQLHTTP", "GraphQL", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            exclude: ["Client"]
+        ),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "StorykeepTestSupport"]),
         .testTarget(
             name: "StorykeepTests",
-            dependencies: ["Storykeep", "StorykeepCore", "StorykeepTenancy", "StorykeepSeed", "Postgres"]
+            dependencies: ["Storykeep", "StorykeepCore", "StorykeepTenancy", "StorykeepSeed", "Postgres", "StorykeepTestSupport"]
                 + domainModules.map { .target(name: "Storykeep" + $0.name) }
         ),
         .testTarget(
             name: "StorykeepServerTests",
             dependencies: [
-                "StorykeepServer", "Storykeep", "StorykeepCore", "StorykeepTenancy", "StorykeepSeed", "Postgres",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "StorykeepServer", "GraphQLHTTP", "Storykeep", "StorykeepCore", "StorykeepTenancy", "StorykeepSeed", "Postgres",
+                "StorykeepTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
             ] + domainModules.map { .target(name: "Storykeep" + $0.name) }
         ),
-        .testTarget(name: "storykeepTests", dependencies: ["storykeep"]),
+        .testTarget(name: "storykeepTests", dependencies: ["storykeep", "StorykeepTestSupport"]),
     ]
 )
 

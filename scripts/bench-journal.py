@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The journal's requests over HTTP, for scripts/bench-journal.sh (which seeds the database and
-starts the server): p50 and p99 of the first page, a search and a month of the calendar, each a
-GraphQL request to /t/<slug>/graphql with a bearer token, on one kept-alive connection; and the SQL
+starts the server): p50 and p99 of the first page, a search, a month of the calendar and
+createEntry with one tag, each a GraphQL request to /t/<slug>/graphql with a bearer token, on one kept-alive connection; and the SQL
 statements each request ran, from pg_stat_statements (reset before a single request, then the
 `calls` of the server's role summed), at page sizes 20 and 100.
 
@@ -61,6 +61,15 @@ status, answer = post(FIRST_PAGE, {"first": 1}, token)
 if answer.get("errors") and not answer.get("data"):
     print(f"  the server has no journal API yet: {answer['errors'][0].get('message')}")
     sys.exit(3)
+
+# A write last (it adds to the journal the reads above measured): createEntry with one tag of the
+# person's, as an app writes a day's entry.
+status, answer = post('mutation($n: String!) { createTag(name: $n) { id } }', {"n": f"bench {time.time_ns()}"}, token)
+tag = ((answer.get("data") or {}).get("createTag") or {}).get("id")
+if tag:
+    CREATE = """mutation Write($i: EntryInput!) { createEntry(input: $i) { id date kind text tags { id name } } }"""
+    cases.append(("createEntry, one tag", CREATE,
+                  {"i": {"date": f"{month}-15", "kind": "TEXT", "text": "Scored twice at football practice", "tagIds": [tag]}}))
 
 
 def count_statements():

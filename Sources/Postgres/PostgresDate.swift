@@ -31,6 +31,11 @@ public struct PostgresDate: Hashable, Comparable, Sendable, CustomStringConverti
     /// 5874897-12-31 (`DATETIME_MIN_JULIAN` and `DATE_END_JULIAN` of its `timestamp.h`).
     public static let validDaysSince2000: Range<Int> = -2_451_545..<2_145_031_949
 
+    /// The first and the last day PostgreSQL's `date` holds (4714-11-24 BC and 5874897-12-31),
+    /// infinities aside: bounds that leave out no day, for a range with no bound of its own.
+    public static let earliest = PostgresDate(daysSince2000: validDaysSince2000.lowerBound)
+    public static let latest = PostgresDate(daysSince2000: validDaysSince2000.upperBound - 1)
+
     /// The date `days` after 2000-01-01 (PostgreSQL's epoch); negative goes before it. `days`
     /// within ``validDaysSince2000`` (what PostgreSQL gives); the arithmetic overflows far beyond.
     public init(daysSince2000 days: Int) {

@@ -13,6 +13,10 @@ public struct PostgresTimestamp: Hashable, Comparable, Sendable, CustomStringCon
     /// 294277-01-01 00:00 UTC (`MIN_TIMESTAMP` and `END_TIMESTAMP` of its `timestamp.h`).
     public static let validRange: Range<Int64> = -211_813_488_000_000_000..<9_223_371_331_200_000_000
 
+    /// The last moment PostgreSQL's `timestamptz` holds (294276-12-31 23:59:59.999999 UTC),
+    /// infinity aside: a bound that leaves out no moment.
+    public static let latest = PostgresTimestamp(microsecondsSince2000: validRange.upperBound - 1)!
+
     /// `nil` outside ``validRange``.
     public init?(microsecondsSince2000: Int64) {
         guard Self.validRange.contains(microsecondsSince2000) else { return nil }

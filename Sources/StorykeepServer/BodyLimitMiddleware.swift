@@ -5,8 +5,8 @@ public import Hummingbird
 /// `request.collectBody(upTo:)`. Reading stops at the limit, whatever `Content-Length` says.
 ///
 /// Multipart uploads to the GraphQL endpoint, which accept larger bodies, are held to their own
-/// limits instead (`GraphQLHTTPUploadLimits`: `uploads.maxBytes`, lowered by the tenant's
-/// `uploads.maxMegabytes`).
+/// limits instead (GraphQLHTTP's: `uploads.maxBytes`, lowered by the tenant's
+/// `uploads.maxMegabytes`; see `GraphQLHTTPConfiguration.tenant(_:)`).
 public struct BodyLimitMiddleware: RouterMiddleware {
     public typealias Context = StorykeepRequestContext
 

@@ -1,5 +1,5 @@
 public import Hummingbird
-public import Storykeep
+import Storykeep
 
 /// Reads the request's `Authorization` header into ``StorykeepRequestContext/credential``, as
 /// hummingbird-auth's authenticators do, so that handlers and the domain get a ``Credential``

@@ -1,4 +1,5 @@
 import GraphQL
+public import GraphQLHTTP
 public import Hummingbird
 public import Storykeep
 

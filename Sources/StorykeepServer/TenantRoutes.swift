@@ -1,3 +1,4 @@
+public import GraphQLHTTP
 public import Hummingbird
 import Storykeep
 

@@ -1,14 +1,15 @@
 import ArgumentParser
 import Foundation
 import GraphQL
+import Postgres
 import Storykeep
 
-/// `storykeep schema print --tenant <slug>`.
+/// `storykeep schema print --tenant <slug>` and `storykeep schema policies`.
 struct SchemaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
-        abstract: "The GraphQL schemas tenants are served.",
-        subcommands: [Print.self]
+        abstract: "The GraphQL schemas tenants are served, and the database's row-level security.",
+        subcommands: [Print.self, Policies.self]
     )
 
     struct Print: AsyncParsableCommand {
@@ -27,6 +28,46 @@ struct SchemaCommand: AsyncParsableCommand {
             }
             let schemas = TenantSchemas(directory: URL(fileURLWithPath: config.graphql.schemaDirectory))
             print(printSchema(try schemas.schema(for: file).schema))
+        }
+    }
+
+    struct Policies: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print every table's row-level security as the database's catalog states it: Schema/policies.sql.",
+            discussion: """
+                Connects with DATABASE_URL (reading the catalog needs no privilege) to a migrated \
+                database and prints, for each table of the schema public, whether row-level security \
+                is enabled and forced and each of its policies, as SQL. After adding a migration: \
+                storykeep schema policies > Schema/policies.sql
+                """
+        )
+
+        /// What the file says of itself, before the listing.
+        static let header = """
+            -- Schema/policies.sql: the row-level security of every table of the schema public, as
+            -- PostgreSQL's catalog states it once every migration in Migrations/ has run. Generated,
+            -- never edited by hand: the migrations are where policies are written and explained, this
+            -- is where to read what they add up to. After a migration, against a migrated database:
+            --
+            --     .build/debug/storykeep schema policies > Schema/policies.sql
+            --
+            -- (PolicyFileTests fails while this file differs from the catalog of the test database.)
+            --
+            -- Reading a table: with row-level security enabled, a command sees a row (USING) or may
+            -- write it (WITH CHECK) when at least one permissive policy for that command admits it and
+            -- every restrictive one does; with no permissive policy, no row. `for all` is every
+            -- command. Forced, the table's owner is held to the policies too. The expressions are
+            -- PostgreSQL's own (pg_get_expr, pretty): AND binds tighter than OR.
+
+            """
+
+        func run() async throws {
+            let config = try await CommandSupport.config()
+            let logger = CommandSupport.bootstrapLogging(config)
+            let listing = try await CommandSupport.using(try CommandSupport.appPool(config, logger: logger)) { pool in
+                try await pool.transaction { tx in try await RowSecurityListing.sql(on: tx) }
+            }
+            print(Self.header + "\n" + listing, terminator: "")
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GraphQLHTTP
 import Hummingbird
 import Logging
 import Storykeep

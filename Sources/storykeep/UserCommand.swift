@@ -16,7 +16,9 @@ struct UserCommand: AsyncParsableCommand {
             abstract: "Add a person to a tenant and print their one-time activation code.",
             discussion: """
                 Acts as the tenant's operator, with an agency admin's rights, through the same \
-                checks as the createPerson mutation. The person sets their password with the code \
+                checks as the createPerson mutation; it is the only way to add an AGENCY_ADMIN \
+                (admins add the other roles, so that no admin can make a second one to approve \
+                their own password resets). The person sets their password with the code \
                 (activateAccount) within \(PeopleAdmin.activationCodeLifetimeDays) days. The code is \
                 shown only now: it is stored hashed. With --password-stdin there is no code: the \
                 password read is set at once (make run's demo people are made so).

@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import StorykeepTestSupport
 import Testing
 
 /// Every supported type, sent as a parameter and read back from the server.

@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import StorykeepTestSupport
 import Testing
 
 /// The migrator, against the real server as the owner role. Each test works in a schema of its

@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import StorykeepTestSupport
 import Testing
 
 /// Transactions, concurrency, failures and recovery of the pool.

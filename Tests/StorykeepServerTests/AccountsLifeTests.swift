@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import Postgres
 import Storykeep
+import StorykeepTestSupport
 import Testing
 
 // Issue 4 over HTTP, end to end: real PostgreSQL, real Argon2, the tenant endpoint

@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import Postgres
 import Storykeep
+import StorykeepTestSupport
 import Testing
 
 // A forgotten password, sessions that expire and slide (issue 4).
@@ -19,10 +20,16 @@ struct AccountsRecoveryTests {
             for _ in 1...3 { _ = try await h.login("sam-forgets", "was it this one") }
             #expect(try await h.login("sam-forgets", "first password 1").errorCode == "LOCKED_OUT")
 
-            let reissued = try await h.graphQL(
-                "mutation($id: ID!) { issueActivationCode(personId: $id) { activationCode person { username } } }",
+            // Sam has a password: one admin asks for a reset, another approves it and gets the code.
+            let requested = try await h.graphQL(
+                "mutation($id: ID!) { requestPasswordReset(personId: $id, reason: \"Sam forgot it\") { id } }",
                 ["id": .string(issued.person.id.uuidString)], token: admin)
-            let code = try #require(reissued["data"]?["issueActivationCode"]?["activationCode"]?.stringValue, "\(reissued.json)")
+            let requestID = try #require(requested["data"]?["requestPasswordReset"]?["id"]?.stringValue, "\(requested.json)")
+            let approved = try await h.graphQL(
+                "mutation($id: ID!) { approvePasswordReset(requestId: $id) { activationCode person { username } } }",
+                ["id": .string(requestID)], token: try await h.admin("Bea"))
+            let code = try #require(approved["data"]?["approvePasswordReset"]?["activationCode"]?.stringValue, "\(approved.json)")
+            #expect(approved["data"]?["approvePasswordReset"]?["person"]?["username"] == .string("sam-forgets"))
             #expect(code != issued.code.displayText)
 
             // The policy: at least 10 characters, at most 256 bytes.

@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import Postgres
 import Storykeep
+import StorykeepTestSupport
 import Testing
 
 // Who may do what through the tenant endpoint, tried by breaking it (issue 4), and what the
@@ -14,6 +15,10 @@ struct AccountsSecurityTests {
         "mutation { createPerson(input: {role: YOUNG_PERSON, displayName: \"X\", username: \"xxx-yyy\"}) { activationCode } }",
         "mutation { issueActivationCode(personId: \"00000000-0000-0000-0000-000000000000\") { activationCode } }",
         "mutation { disablePerson(personId: \"00000000-0000-0000-0000-000000000000\") { id } }",
+        "{ passwordResetRequests { id } }",
+        "mutation { requestPasswordReset(personId: \"00000000-0000-0000-0000-000000000000\", reason: \"x\") { id } }",
+        "mutation { approvePasswordReset(requestId: \"00000000-0000-0000-0000-000000000000\") { activationCode } }",
+        "mutation { refusePasswordReset(requestId: \"00000000-0000-0000-0000-000000000000\") { id } }",
     ]
 
     @Test func aTokenOfOneTenantIsRefusedAtAnother() async throws {

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Storykeep
+import StorykeepTestSupport
 import Testing
 
 /// Issue 16, item 1: no value in a request can make the server trap. Every numeric input the API
@@ -87,7 +88,7 @@ import Testing
     @Test func rangeHeadersOfAnySizeAreAnsweredAsRFC9110Says() async throws {
         try await withAccounts(tweak: JournalHTTP.tenant) { h in
             let sam = try await h.youngPerson("sam").token
-            let bytes = JournalHTTP.mp3(5_000)
+            let bytes = SampleMedia.mp3(bytes: 5_000)
             let media = try await h.uploadMedia(bytes, contentType: "audio/mpeg", token: sam)
             let url = try #require(media["url"]?.stringValue)
             let etag = "\"\(try #require(media["sha256"]?.stringValue))\""

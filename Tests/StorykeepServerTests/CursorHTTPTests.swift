@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import Storykeep
 import StorykeepServer
+import StorykeepTestSupport
 import Testing
 
 /// Issue 16, item 7: the cursors of `entries`, `search`, `archive` and `people` are signed with
@@ -119,7 +120,7 @@ import Testing
             // afresh from the tenants table, a new engine.
             let tenant = try #require(try await TenantStore(pool: h.app).all().first { $0.id == h.tenant.id })
             let other = TenantGraphQL(
-                schemas: TenantSchemas(directory: URL(fileURLWithPath: repositoryRoot + "/Schema")), services: h.engine.services)
+                schemas: TenantSchemas(directory: repositoryRoot.appendingPathComponent("Schema")), services: h.engine.services)
             let request = GraphQLRequest(query: Self.entriesPage, variables: ["a": .string(journal.entries)])
             guard case .response(let response) = await other.execute(
                 request, tenant: tenant, credential: .bearer(try #require(SessionToken(presented: journal.sam))),

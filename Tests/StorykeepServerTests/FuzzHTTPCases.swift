@@ -1,4 +1,5 @@
 import HTTPTypes
+import StorykeepTestSupport
 
 /// The hostile requests of the fuzz pass's endpoint tests: ids, headers, bodies, multipart
 /// bodies and raw requests, each with a name for the table.
@@ -151,7 +152,7 @@ enum FuzzHTTPCases {
     }
 
     /// A file part (a file name with bytes that are not UTF-8 is written by hand: `rawNameFile`).
-    static func file(_ name: String, filename: String = "a.png", type: String = "image/png", _ bytes: [UInt8] = JournalHTTP.png())
+    static func file(_ name: String, filename: String = "a.png", type: String = "image/png", _ bytes: [UInt8] = SampleMedia.png)
         -> (String, [UInt8])
     {
         ("Content-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\nContent-Type: \(type)", bytes)
@@ -165,7 +166,7 @@ enum FuzzHTTPCases {
         var rawNameFile = multipart([operations, mapField])
         rawNameFile.removeLast("--fuzz-boundary--\r\n".utf8.count)
         rawNameFile += Array("--fuzz-boundary\r\nContent-Disposition: form-data; name=\"0\"; filename=\"a".utf8) + [0, 0xFF]
-            + Array(".png\"\r\nContent-Type: image/png\r\n\r\n".utf8) + JournalHTTP.png() + Array("\r\n--fuzz-boundary--\r\n".utf8)
+            + Array(".png\"\r\nContent-Type: image/png\r\n\r\n".utf8) + SampleMedia.png + Array("\r\n--fuzz-boundary--\r\n".utf8)
         let files = (0..<11).map { file("\($0)") }
         let tenThousandMap = "{" + (0..<10_000).map { "\"\($0)\":[\"variables.f\"]" }.joined(separator: ",") + "}"
         let longBoundary = String(repeating: "b", count: 71)
@@ -183,8 +184,8 @@ enum FuzzHTTPCases {
             ("NUL in part Content-Type", Multipart(body: standard(file("0", type: "image/png\u{0}")))),
             ("10 KB part Content-Type", Multipart(body: standard(file("0", type: tenKB)))),
             ("empty file", Multipart(body: standard(file("0", [])))),
-            ("executable", Multipart(body: standard(file("0", type: "image/png", JournalHTTP.exe())))),
-            ("2 MiB file (limit 1 MiB)", Multipart(body: standard(file("0", JournalHTTP.png(2 << 20))))),
+            ("executable", Multipart(body: standard(file("0", type: "image/png", SampleMedia.exe)))),
+            ("2 MiB file (limit 1 MiB)", Multipart(body: standard(file("0", SampleMedia.png(bytes: 2 << 20))))),
             ("operations not JSON", Multipart(body: multipart([field("operations", "{"), mapField, file("0")]))),
             ("operations empty", Multipart(body: multipart([field("operations", ""), mapField, file("0")]))),
             ("operations list", Multipart(body: multipart([field("operations", "[]"), mapField, file("0")]))),

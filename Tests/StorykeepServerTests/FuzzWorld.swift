@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Storykeep
+import StorykeepTestSupport
 import Testing
 
 /// Who sends a fuzzed request.
@@ -55,15 +56,10 @@ final class FuzzWorld {
     /// A new person of `role`, activated with a code from the tenant's operator, then logged in
     /// with their password as an app does.
     private static func person(_ role: PersonRole, _ harness: AccountsHarness, name: String) async throws -> FuzzActor {
-        let isAdult = role != .youngPerson
-        let loginName = isAdult ? "\(name)@\(harness.tenant.slug).example" : name
-        let issued = try await harness.createAsOperator(
-            NewPerson(role: role, displayName: name, username: isAdult ? nil : loginName, email: isAdult ? loginName : nil))
-        let password = "\(name) has a long password"
-        _ = try await harness.activate(issued.code.displayText, password: password)
-        let login = try await harness.login(loginName, password)
-        let token = try #require(login["data"]?["login"]?["token"]?.stringValue, "\(login.json)")
-        return FuzzActor(id: issued.person.id.uuidString.lowercased(), loginName: loginName, password: password, token: token)
+        let person = try await harness.person(
+            role, name, displayName: name, loginName: role == .youngPerson ? name : nil, password: "\(name) has a long password")
+        let token = try await harness.logIn(person)
+        return FuzzActor(id: person.id.uuidString.lowercased(), loginName: person.loginName, password: person.password, token: token)
     }
 
     /// A new person of `role`, logged in.
@@ -84,7 +80,7 @@ final class FuzzWorld {
         let deleted = try #require(try await harness.createEntry(input, token: token).id)
         let deletion = try await harness.graphQL("mutation($id: ID!) { deleteEntry(id: $id) }", ["id": .string(deleted)], token: token)
         #expect(deletion["data"]?["deleteEntry"] == .bool(true), "\(deletion.json)")
-        let media = try #require(try await harness.uploadMedia(JournalHTTP.png(), contentType: "image/png", token: token).id)
+        let media = try #require(try await harness.uploadMedia(SampleMedia.png, contentType: "image/png", token: token).id)
         fixtures = (tagID, entry, deleted, media)
     }
 

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import Postgres
 import StorykeepServer
+import StorykeepTestSupport
 import Testing
 
 @Suite struct HealthTests {
@@ -34,7 +35,7 @@ import Testing
             ),
             logger: Logger(label: "test")
         )
-        try await withTestServer(readiness: { _ in [DatabaseReadiness(pool: dead, migrations: repositoryRoot + "/Migrations")] }) { client, _ in
+        try await withTestServer(readiness: { _ in [DatabaseReadiness(pool: dead, migrations: repositoryRoot.path + "/Migrations")] }) { client, _ in
             try await client.execute(uri: "/health/ready", method: .get) { response in
                 #expect(response.status == .serviceUnavailable)
                 #expect(response.jsonObject?["status"] as? String == "unavailable")
@@ -49,8 +50,8 @@ import Testing
     @Test func notReadyWhenAMigrationIsPending() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("migrations-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        for name in try FileManager.default.contentsOfDirectory(atPath: repositoryRoot + "/Migrations") {
-            try FileManager.default.copyItem(atPath: repositoryRoot + "/Migrations/" + name, toPath: directory.appendingPathComponent(name).path)
+        for name in try FileManager.default.contentsOfDirectory(atPath: repositoryRoot.path + "/Migrations") {
+            try FileManager.default.copyItem(atPath: repositoryRoot.path + "/Migrations/" + name, toPath: directory.appendingPathComponent(name).path)
         }
         try "SELECT 1;".write(to: directory.appendingPathComponent("9999_not_yet_applied.sql"), atomically: true, encoding: .utf8)
         try await withTestServer(readiness: { pool in [DatabaseReadiness(pool: pool, migrations: directory.path)] }) { client, _ in

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Storykeep
+import StorykeepTestSupport
 import Testing
 
 // Issue 16, item 5: PostgreSQL text cannot hold U+0000, and libpq cut values short at one. Every
@@ -84,7 +85,7 @@ struct InputTextHTTPTests {
                 "mutation($i: EntryInput!, $f: [Upload!]) { createEntry(input: $i, files: $f) { id } }",
                 ["i": .object(["date": .string("2026-11-20"), "kind": .string("IMAGE"), "text": .string("kept\u{0}dropped")]),
                  "f": .list([.null])],
-                files: [("f.0", JournalHTTP.png(), "image/png")], token: token)
+                files: [("f.0", SampleMedia.png, "image/png")], token: token)
             Self.expectRefused(multipart, "input.text", "createEntry with a file")
             let entries = try await h.graphQL("{ entries { edges { node { text } } } }", token: token)
             #expect(entries["data"]?["entries"]?.nodes == [], "\(entries.json)")

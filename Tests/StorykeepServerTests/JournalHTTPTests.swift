@@ -7,6 +7,7 @@ import Logging
 import Postgres
 import Storykeep
 import StorykeepServer
+import StorykeepTestSupport
 import Testing
 
 // Issue 5 over HTTP, end to end, as a young person's app uses it: real PostgreSQL, the tenant
@@ -84,11 +85,11 @@ struct JournalHTTPTests {
             let taken = try await h.graphQL(#"mutation { createTag(name: "FOOTBALL") { id } }"#, token: sam)
             #expect(taken.errorCode == "BAD_USER_INPUT")
 
-            let photo = try await h.uploadMedia(JournalHTTP.png(), contentType: "image/png", token: sam)
+            let photo = try await h.uploadMedia(SampleMedia.png, contentType: "image/png", token: sam)
             #expect(photo["contentType"] == .string("image/png"))
             #expect(photo["byteSize"] == .int(300))
-            let voice = try await h.uploadMedia(JournalHTTP.mp3(), contentType: "audio/mpeg", token: sam)
-            let clip = try await h.uploadMedia(JournalHTTP.mp4(), contentType: "video/mp4", token: sam)
+            let voice = try await h.uploadMedia(SampleMedia.mp3, contentType: "audio/mpeg", token: sam)
+            let clip = try await h.uploadMedia(SampleMedia.mp4, contentType: "video/mp4", token: sam)
             #expect(clip["contentType"] == .string("video/mp4"))
 
             let text = try await h.createEntry(
@@ -109,7 +110,7 @@ struct JournalHTTPTests {
                 "mutation($i: EntryInput!, $f: [Upload!]) { createEntry(input: $i, files: $f) { \(JournalHTTP.entryFields) } }",
                 ["i": .object(["date": .string("2026-11-09"), "kind": .string("DRAWING"), "text": .string("My room")]),
                  "f": .list([.null])],
-                files: [("f.0", JournalHTTP.png(120), "image/png")], token: sam)
+                files: [("f.0", SampleMedia.png(bytes: 120), "image/png")], token: sam)
             let drawing = try #require(drawn["data"]?["createEntry"], "\(drawn.json)")
             #expect(drawing["media"]?.listValue?.first?["byteSize"] == .int(120))
             let mood = try await h.createEntry(
@@ -207,7 +208,7 @@ struct JournalHTTPTests {
     @Test func mediaIsServedWithRangesAndCachingHeadersToItsOwnerOnly() async throws {
         try await withAccounts(tweak: JournalHTTP.tenant) { h in
             let sam = try await h.youngPerson("sam").token
-            let bytes = JournalHTTP.mp3(5_000)
+            let bytes = SampleMedia.mp3(bytes: 5_000)
             let voice = try await h.uploadMedia(bytes, contentType: "audio/mpeg", token: sam)
             let url = try #require(voice["url"]?.stringValue)
             #expect(url == "/t/\(h.tenant.slug)/media/\(voice.id!)")
@@ -254,7 +255,7 @@ struct JournalHTTPTests {
         try await withAccounts(tweak: JournalHTTP.tenant) { h in
             let (sam, samID) = try await h.youngPerson("sam")
             let tag = try #require(try await h.graphQL(#"mutation { createTag(name: "Secret") { id } }"#, token: sam)["data"]?["createTag"]?.id)
-            let photo = try await h.uploadMedia(JournalHTTP.png(), contentType: "image/png", token: sam)
+            let photo = try await h.uploadMedia(SampleMedia.png, contentType: "image/png", token: sam)
             let entry = try await h.createEntry(
                 ["date": .string("2026-11-20"), "kind": .string("IMAGE"), "text": .string("hidden thought"),
                  "tagIds": .list([.string(tag)]), "mediaIds": .list([photo["id"]!])], token: sam)

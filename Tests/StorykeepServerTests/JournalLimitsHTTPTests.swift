@@ -3,6 +3,7 @@ import GraphQL
 import Logging
 import Postgres
 import Storykeep
+import StorykeepTestSupport
 import Testing
 
 /// Issue 16, item 8: no request holds a connection for long. Searches are held to a length and a
@@ -62,7 +63,7 @@ import Testing
             ]
             // Another session (the same person's other device, say) holds the entry's row: the
             // update waits for it, longer than a statement may take.
-            let other = try testPool("DATABASE_URL", poolSize: 1)
+            let other = try TestDatabase.appPool(size: 1)
             do {
                 let context = AccountContext.person(tenantID: h.tenant.id, personID: samID, role: .youngPerson)
                 try await other.transaction(settings: context.settings) { tx in
@@ -98,7 +99,7 @@ import Testing
         let config = try await testConfig()
         #expect(config.database.statementTimeout == .seconds(5))
         let services = DomainServices(
-            pool: try testPool("DATABASE_URL", poolSize: 1),
+            pool: try TestDatabase.appPool(size: 1),
             hasher: try PasswordHasher(pool: BoundedWorkerPool(threadCount: 1, name: "test-argon2")),
             sessions: SessionPolicy(maxLifetimeSeconds: 3600, idleTimeoutSeconds: 600), logger: Logger(label: "test"),
             statementTimeout: .milliseconds(1500))

@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import Postgres
 import Storykeep
+import StorykeepTestSupport
 import Testing
 
 // Issue 5: a journal is its author's alone, tried through the public API by another young
@@ -14,8 +15,8 @@ struct JournalPrivacyHTTPTests {
         try await withAccounts(tenants: 2, tweak: JournalHTTP.tenant) { h in
             let (sam, samID) = try await h.youngPerson("sam")
             let tag = try #require(try await h.graphQL(#"mutation { createTag(name: "Private") { id } }"#, token: sam)["data"]?["createTag"]?.id)
-            let photo = try await h.uploadMedia(JournalHTTP.png(), contentType: "image/png", token: sam)
-            let spare = try await h.uploadMedia(JournalHTTP.png(), contentType: "image/png", token: sam)
+            let photo = try await h.uploadMedia(SampleMedia.png, contentType: "image/png", token: sam)
+            let spare = try await h.uploadMedia(SampleMedia.png, contentType: "image/png", token: sam)
             let entry = try await h.createEntry(
                 ["date": .string("2026-11-20"), "kind": .string("IMAGE"), "text": .string("only mine zebra"),
                  "mood": .string("Sad"), "tagIds": .list([.string(tag)]), "mediaIds": .list([photo["id"]!])], token: sam)
@@ -121,13 +122,13 @@ struct JournalPrivacyHTTPTests {
 
             // Files: an executable dressed as a PNG, and one larger than the tenant's 25 MB.
             let disguised = try await h.upload(
-                "mutation($f: Upload!) { uploadMedia(file: $f) { id } }", ["f": .null], files: [("f", JournalHTTP.exe(), "image/png")],
+                "mutation($f: Upload!) { uploadMedia(file: $f) { id } }", ["f": .null], files: [("f", SampleMedia.exe, "image/png")],
                 token: sam)
             #expect(disguised.errorCode == "BAD_USER_INPUT")
             #expect(disguised.errorExtensions?["field"] == .string("file"))
             let huge = try await h.upload(
                 "mutation($f: Upload!) { uploadMedia(file: $f) { id } }", ["f": .null],
-                files: [("f", JournalHTTP.png(26 * 1_048_576), "image/png")], token: sam)
+                files: [("f", SampleMedia.png(bytes: 26 * 1_048_576), "image/png")], token: sam)
             // Refused by the HTTP layer (413), before the file reaches the resolver.
             #expect(huge.errorCode == "PAYLOAD_TOO_LARGE")
             #expect(huge.errorMessage?.contains("25 MiB") == true, "\(huge.json)")
@@ -136,13 +137,13 @@ struct JournalPrivacyHTTPTests {
             let mixed = try await h.upload(
                 "mutation($i: EntryInput!, $f: [Upload!]) { createEntry(input: $i, files: $f) { id } }",
                 ["i": .object(["date": .string("2026-11-01"), "kind": .string("IMAGE")]), "f": .list([.null, .null])],
-                files: [("f.0", JournalHTTP.png(), "image/png"), ("f.1", JournalHTTP.exe(), "image/png")], token: sam)
+                files: [("f.0", SampleMedia.png, "image/png"), ("f.1", SampleMedia.exe, "image/png")], token: sam)
             #expect(mixed.errorExtensions?["field"] == .string("files.1"))
             // An entry refused after its files were stored: the files go too.
             let lateRefusal = try await h.upload(
                 "mutation($i: EntryInput!, $f: [Upload!]) { createEntry(input: $i, files: $f) { id } }",
                 ["i": .object(["date": .string("2026-11-01"), "kind": .string("MOOD")]), "f": .list([.null])],
-                files: [("f.0", JournalHTTP.png(), "image/png")], token: sam)
+                files: [("f.0", SampleMedia.png, "image/png")], token: sam)
             #expect(lateRefusal.errorExtensions?["field"] == .string("input.mood"))
 
             #expect(try await h.count("entries", ownedBy: samID, column: "author_id") == 0)
@@ -168,7 +169,7 @@ struct JournalPrivacyHTTPTests {
                 "moodIcons": .list([.object(["emoji": .string("🐱"), "label": .string("Purring")])]),
             ]), "\(changed.json)")
             // An avatar of their own picture, and backgrounds for entries.
-            let picture = try await h.uploadMedia(JournalHTTP.png(), contentType: "image/png", token: sam)
+            let picture = try await h.uploadMedia(SampleMedia.png, contentType: "image/png", token: sam)
             let pictured = try await h.graphQL(
                 "mutation($i: ProfileInput!) { updateProfile(input: $i) { avatar avatarMedia { id } entryBackgrounds displayName } }",
                 ["i": .object([

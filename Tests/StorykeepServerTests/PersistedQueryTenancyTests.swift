@@ -4,8 +4,10 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Storykeep
+import StorykeepTestSupport
 import Testing
 
+@testable import GraphQLHTTP
 @testable import StorykeepServer
 
 // Issue 16, item 3: the persisted-query store must not tell anyone what someone else sent. Each

@@ -4,6 +4,7 @@ import Postgres
 import GraphQL
 import Storykeep
 import StorykeepServer
+import StorykeepTestSupport
 import Testing
 
 /// A module of a test's own: `Schema/notes.graphql` extends the root types, switched on by a
@@ -37,9 +38,9 @@ struct SchemaCompositionTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            at: URL(fileURLWithPath: repositoryRoot + "/Schema/accounts.graphql"), to: dir.appendingPathComponent("accounts.graphql"))
+            at: repositoryRoot.appendingPathComponent("Schema/accounts.graphql"), to: dir.appendingPathComponent("accounts.graphql"))
         try FileManager.default.copyItem(
-            at: URL(fileURLWithPath: repositoryRoot + "/Schema/core.graphql"), to: dir.appendingPathComponent("core.graphql"))
+            at: repositoryRoot.appendingPathComponent("Schema/core.graphql"), to: dir.appendingPathComponent("core.graphql"))
         try sdl.write(to: dir.appendingPathComponent("notes.graphql"), atomically: true, encoding: .utf8)
         return dir
     }

@@ -3,6 +3,7 @@ import GraphQL
 import HummingbirdTesting
 import Storykeep
 import StorykeepSeed
+import StorykeepTestSupport
 import Testing
 
 /// The fuzz pass of issue 16, over real HTTP against the real server and database: extreme

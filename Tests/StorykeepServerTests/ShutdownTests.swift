@@ -6,6 +6,7 @@ import ServiceLifecycle
 import Storykeep
 import StorykeepServer
 import Synchronization
+import StorykeepTestSupport
 import Testing
 
 /// A tenant endpoint that takes its time, to be caught in flight.
@@ -23,7 +24,7 @@ struct SlowEndpoint: TenantEndpoint {
         let tenant = try await makeTenants(1)[0]
         var config = try await testConfig()
         config.http.port = 0
-        let pool = try testPool("DATABASE_URL")
+        let pool = try TestDatabase.appPool()
         let logs = CapturedLogs()
         let tenants = TenantCache(source: TenantStore(pool: pool), refreshInterval: .seconds(60), logger: logs.logger)
         let port = Mutex<Int?>(nil)

@@ -1,4 +1,5 @@
 import GraphQL
+import StorykeepTestSupport
 import Testing
 
 /// Every error of the tenant endpoint has a code, those of documents that do not parse or

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Storykeep
 import StorykeepServer
+import StorykeepTestSupport
 import Testing
 
 /// The Host header. HTTPTypes keeps it as the request's authority; only a live server and a real

@@ -1,6 +1,7 @@
 import Foundation
 import GraphQL
 import Storykeep
+import StorykeepTestSupport
 import Testing
 
 // Issue 16, item 6: lengths are counted in Unicode code points, as PostgreSQL counts them. Text of

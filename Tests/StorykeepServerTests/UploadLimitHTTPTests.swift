@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Storykeep
+import StorykeepTestSupport
 import Testing
 
 // Issue 16, item 9: an upload is judged against its tenant's limit (`uploads.maxMegabytes`)
@@ -26,7 +27,7 @@ struct UploadLimitHTTPTests {
     @Test func aBodyLargerThanTheTenantsLimitIsRefusedByItsContentLength() async throws {
         try await withAccounts(setup: .live, tweak: Self.oneMebibyteLimit) { h in
             let (sam, samID) = try await h.youngPerson("sam")
-            let request = JournalHTTP.multipart(Self.uploadMedia, ["f": .null], files: [("f", JournalHTTP.png(3 * Self.mebibyte), "image/png")])
+            let request = GraphQLMultipart.request(Self.uploadMedia, ["f": .null], files: [("f", SampleMedia.png(bytes: 3 * Self.mebibyte), "image/png")])
             // Only the first 64 KiB of the body are ever sent: the answer cannot wait for the rest.
             let answer = try await h.sendHoldingBack(request, token: sam, sending: 64 * 1024, declaringLength: true)
             #expect(answer.status == .contentTooLarge)
@@ -40,7 +41,7 @@ struct UploadLimitHTTPTests {
     @Test func aChunkedUploadPastTheTenantsLimitIsRefusedWhileItStreams() async throws {
         try await withAccounts(setup: .live, tweak: Self.oneMebibyteLimit) { h in
             let (sam, samID) = try await h.youngPerson("sam")
-            let request = JournalHTTP.multipart(Self.uploadMedia, ["f": .null], files: [("f", JournalHTTP.png(5 * Self.mebibyte), "image/png")])
+            let request = GraphQLMultipart.request(Self.uploadMedia, ["f": .null], files: [("f", SampleMedia.png(bytes: 5 * Self.mebibyte), "image/png")])
             // No Content-Length (chunked), and the body stops a little past the limit, far from
             // its end: the server must count as it reads, against the tenant's limit, not the
             // server's ceiling (100 MiB).
@@ -57,7 +58,7 @@ struct UploadLimitHTTPTests {
     @Test func aFileAtTheLimitIsStoredIntactAndOneByteMoreIsRefused() async throws {
         try await withAccounts(setup: .live, tweak: Self.oneMebibyteLimit) { h in
             let (sam, samID) = try await h.youngPerson("sam")
-            let bytes = JournalHTTP.png(Self.mebibyte)
+            let bytes = SampleMedia.png(bytes: Self.mebibyte)
             let media = try await h.uploadMedia(bytes, contentType: "image/png", token: sam)
             #expect(media["byteSize"] == .int(Self.mebibyte))
             // The digest of what was sent, computed by PostgreSQL, not by the code under test.
@@ -70,7 +71,7 @@ struct UploadLimitHTTPTests {
 
             // One byte more: within what the Content-Length allowance for the other fields lets
             // through, so it is refused as the file's bytes pass the limit.
-            let over = try await h.upload(Self.uploadMedia, ["f": .null], files: [("f", JournalHTTP.png(Self.mebibyte + 1), "image/png")], token: sam)
+            let over = try await h.upload(Self.uploadMedia, ["f": .null], files: [("f", SampleMedia.png(bytes: Self.mebibyte + 1), "image/png")], token: sam)
             #expect(over.errorCode == "PAYLOAD_TOO_LARGE")
             #expect(over.errorMessage == "The file `0` is larger than the limit of 1 MiB.", "\(over.json)")
             #expect(try await h.count("media", ownedBy: samID) == 1)
@@ -81,7 +82,7 @@ struct UploadLimitHTTPTests {
     @Test func severalFilesTogetherAreHeldToTheLimit() async throws {
         try await withAccounts(tweak: Self.oneMebibyteLimit) { h in
             let (sam, samID) = try await h.youngPerson("sam")
-            let half = JournalHTTP.png(Self.mebibyte / 2 + 1)
+            let half = SampleMedia.png(bytes: Self.mebibyte / 2 + 1)
             let both = try await h.upload(
                 "mutation($i: EntryInput!, $f: [Upload!]) { createEntry(input: $i, files: $f) { id } }",
                 ["i": .object(["date": .string("2026-11-01"), "kind": .string("IMAGE")]), "f": .list([.null, .null])],
@@ -130,7 +131,7 @@ extension AccountsHarness {
 
     /// The server still answers: a small upload is stored.
     func expectUploadsWork(token: String) async throws {
-        let media = try await uploadMedia(JournalHTTP.png(1000), contentType: "image/png", token: token)
+        let media = try await uploadMedia(SampleMedia.png(bytes: 1000), contentType: "image/png", token: token)
         #expect(media["byteSize"] == .int(1000))
     }
 }

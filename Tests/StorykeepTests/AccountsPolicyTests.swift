@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import StorykeepTestSupport
 import Testing
 
 import Storykeep
@@ -7,108 +8,14 @@ import Storykeep
 @testable import StorykeepCore
 
 // The policies of Migrations/0002_accounts.sql, tried and broken against a real PostgreSQL as
-// the server's role (storykeep_app), through the database of TenancyDatabase (`make test`): the
+// the server's role (storykeep_app), through the test database (`make test`): the
 // owner provisions the tenants, the app does the rest. Each test makes tenants of its own, so
 // tests run in parallel on one database.
-
-/// A tenant of its own: an admin, Sam and Alex (young people) with passwords and a session each,
-/// an unused activation code for Sam. Made through the policies, as the server will.
-private struct Tenant {
-    let id: UUID
-    let admin = UUID(), sam = UUID(), alex = UUID()
-    let samToken: SessionToken, alexToken: SessionToken, samCode: ActivationCode
-    let samUsername: String
-
-    var adminContext: AccountContext { .person(tenantID: id, personID: admin, role: .agencyAdmin) }
-    var samContext: AccountContext { .person(tenantID: id, personID: sam, role: .youngPerson) }
-    var alexContext: AccountContext { .person(tenantID: id, personID: alex, role: .youngPerson) }
-
-    init(app: PostgresPool, owner: PostgresPool) async throws {
-        let id = UUID()
-        let slug = "accounts-" + id.uuidString.prefix(8).lowercased()
-        self.id = id
-        samUsername = "Sam-" + slug.suffix(8)
-        (samToken, alexToken, samCode) = (try .generate(), try .generate(), try .generate())
-        let (admin, sam, alex, samUsername, samCode) = (admin, sam, alex, samUsername, samCode)
-        try await owner.transaction { tx throws in
-            _ = try await tx.execute("insert into tenants (tenant_id, slug, display_name) values ($1, $2, $3)", id, slug, slug)
-        }
-        try await app.transaction(settings: AccountContext.tenantOperator(tenantID: id).settings) { tx throws in
-            try await tx.execute(
-                """
-                insert into people (tenant_id, id, role, username, email, display_name) values
-                    (current_tenant_id(), $1, 'AGENCY_ADMIN', null, 'Admin@Agency.example', 'Ada Admin'),
-                    (current_tenant_id(), $2, 'YOUNG_PERSON', $4, null, 'Sam'),
-                    (current_tenant_id(), $3, 'YOUNG_PERSON', 'alex', null, 'Alex')
-                """, admin, sam, alex, samUsername)
-            try await tx.execute(
-                """
-                insert into activation_codes (tenant_id, person_id, code_hash, expires_at)
-                values (current_tenant_id(), $1, $2, now() + interval '7 days')
-                """, sam, samCode.storageHash)
-        }
-        for (context, person, token) in [(samContext, sam, samToken), (alexContext, alex, alexToken)] {
-            try await app.transaction(settings: context.settings) { tx throws in
-                try await tx.execute(
-                    "insert into credentials (tenant_id, person_id, password_hash) values (current_tenant_id(), $1, $2)",
-                    person, "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0c2FsdA$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g")
-                try await tx.execute(
-                    """
-                    insert into sessions (tenant_id, person_id, token_hash, expires_at, max_expires_at)
-                    values (current_tenant_id(), $1, $2, now() + interval '1 day', now() + interval '14 days')
-                    """, person, token.storageHash)
-            }
-        }
-    }
-}
-
-/// Runs `body` with a pool of the app's role, one of the owner's (to make more tenants), and a
-/// fresh tenant; closes the pools whatever happens.
-private func withTenant(_ body: (_ app: PostgresPool, _ owner: PostgresPool, Tenant) async throws -> Void) async throws {
-    try await TenancyDatabase.migrated()
-    let app = try TenancyDatabase.appPool(size: 2)
-    let owner = try TenancyDatabase.ownerPool()
-    do {
-        try await body(app, owner, try await Tenant(app: app, owner: owner))
-    } catch {
-        await app.close()
-        await owner.close()
-        throw error
-    }
-    await app.close()
-    await owner.close()
-}
-
-/// Rows of each accounts table visible in `context`.
-private func visibleCounts(_ app: PostgresPool, _ context: AccountContext) async throws -> [String: Int] {
-    try await app.transaction(settings: context.settings) { tx throws in
-        var counts: [String: Int] = [:]
-        for table in ["people", "credentials", "activation_codes", "sessions", "login_failures"] {
-            counts[table] = try await tx.query("select count(*) from \(table)")[0].decode(Int.self, at: 0)
-        }
-        return counts
-    }
-}
-
-/// The error of `body`, which must fail with PostgreSQL's SQLSTATE `state`.
-private func expectRefusal(
-    _ state: String, _ app: PostgresPool, _ context: AccountContext,
-    sourceLocation: SourceLocation = #_sourceLocation,
-    _ body: @escaping (PostgresTransaction) async throws -> Void
-) async {
-    await #expect(sourceLocation: sourceLocation) {
-        try await app.transaction(settings: context.settings, body)
-    } throws: { error in
-        (error as? PostgresError)?.sqlState == state
-    }
-}
-
-private let insufficientPrivilege = "42501"
 
 @Suite("Accounts: row-level security of people, credentials, codes, sessions and failures")
 struct AccountsPolicyTests {
     @Test func aPersonSeesTheirOwnRowsOnly() async throws {
-        try await withTenant { app, owner, tenant in
+        try await withAccountsTenant { app, owner, tenant in
             let seen = try await visibleCounts(app, tenant.samContext)
             #expect(seen == ["people": 1, "credentials": 1, "activation_codes": 0, "sessions": 1, "login_failures": 0])
             try await app.transaction(settings: tenant.samContext.settings) { tx throws in
@@ -119,7 +26,7 @@ struct AccountsPolicyTests {
     }
 
     @Test func anotherPersonCannotReadOrEndMySessions() async throws {
-        try await withTenant { app, owner, tenant in
+        try await withAccountsTenant { app, owner, tenant in
             try await app.transaction(settings: tenant.alexContext.settings) { tx throws in
                 #expect(try await tx.query("select 1 from sessions where person_id = $1", tenant.sam).isEmpty)
                 #expect(try await tx.query("select 1 from sessions where token_hash = $1", tenant.samToken.storageHash).isEmpty)
@@ -145,8 +52,8 @@ struct AccountsPolicyTests {
     }
 
     @Test func anotherTenantsPeopleAreInvisible() async throws {
-        try await withTenant { app, owner, tenant in
-            let other = try await Tenant(app: app, owner: owner)
+        try await withAccountsTenant { app, owner, tenant in
+            let other = try await AccountsTenant(app: app, owner: owner)
             // The other tenant's admin, who sees everyone of their own tenant, sees none of ours.
             try await app.transaction(settings: other.adminContext.settings) { tx throws in
                 #expect(try await tx.query("select 1 from people").count == 3)
@@ -170,7 +77,7 @@ struct AccountsPolicyTests {
     }
 
     @Test func withoutAPersonNothingIsVisible() async throws {
-        try await withTenant { app, owner, tenant in
+        try await withAccountsTenant { app, owner, tenant in
             let anonymous = ["storykeep.tenant_id": tenant.id.uuidString]
             try await app.transaction(settings: anonymous) { tx throws in
                 for table in ["people", "credentials", "activation_codes", "sessions", "login_failures"] {
@@ -193,7 +100,7 @@ struct AccountsPolicyTests {
     }
 
     @Test func aLoginSeesOnlyThePersonItNames() async throws {
-        try await withTenant { app, owner, tenant in
+        try await withAccountsTenant { app, owner, tenant in
             // As typed: any case, spaces around.
             let login = AccountContext.login(tenantID: tenant.id, loginName: "  \(tenant.samUsername.uppercased()) ")
             #expect(try await visibleCounts(app, login) == [
@@ -229,7 +136,7 @@ struct AccountsPolicyTests {
     }
 
     @Test func aLoginSwitchesToThePersonOnceTheSecretChecksOut() async throws {
-        try await withTenant { app, owner, tenant in
+        try await withAccountsTenant { app, owner, tenant in
             let token = try SessionToken.generate()
             try await app.transaction(settings: AccountContext.login(tenantID: tenant.id, loginName: "alex").settings) { tx throws in
                 try await tenant.alexContext.enter(on: tx)
@@ -248,7 +155,7 @@ struct AccountsPolicyTests {
     }
 
     @Test func aTokenFindsItsLiveSessionAndPersonOnly() async throws {
-        try await withTenant { app, owner, tenant in
+        try await withAccountsTenant { app, owner, tenant in
             let auth = AccountContext.authentication(tenantID: tenant.id, tokenHash: tenant.samToken.storageHash)
             #expect(try await visibleCounts(app, auth) == [
                 "people": 1, "credentials": 0, "activation_codes": 0, "sessions": 1, "login_failures": 0,
@@ -275,14 +182,14 @@ struct AccountsPolicyTests {
     }
 
     @Test func anActivationSeesItsCodeOnly() async throws {
-        try await withTenant { app, owner, tenant in
+        try await withAccountsTenant { app, owner, tenant in
             let other = try ActivationCode.generate()
             try await app.transaction(settings: tenant.adminContext.settings) { tx throws in
                 try await tx.execute(
                     """
                     insert into activation_codes (tenant_id, person_id, code_hash, expires_at)
                     values (current_tenant_id(), $1, $2, now() + interval '7 days')
-                    """, tenant.alex, other.storageHash)
+                    """, tenant.admin, other.storageHash)
                 #expect(try await tx.query("select 1 from activation_codes").count == 2)
             }
             let activation = AccountContext.activation(tenantID: tenant.id, codeHash: tenant.samCode.storageHash)
@@ -308,7 +215,7 @@ struct AccountsPolicyTests {
     }
 
     @Test func adminsManagePeopleButNeverReadPasswordHashes() async throws {
-        try await withTenant { app, owner, tenant in
+        try await withAccountsTenant { app, owner, tenant in
             #expect(try await visibleCounts(app, tenant.adminContext) == [
                 "people": 3, "credentials": 0, "activation_codes": 1, "sessions": 2, "login_failures": 0,
             ])
@@ -323,7 +230,7 @@ struct AccountsPolicyTests {
     }
 
     @Test func aPersonCannotChangeWhoTheyAre() async throws {
-        try await withTenant { app, owner, tenant in
+        try await withAccountsTenant { app, owner, tenant in
             for assignment in ["display_name = 'Admin'", "email = 'sam@agency.example'", "external_ref = 'CASE-1'", "disabled_at = now()"] {
                 await expectRefusal(insufficientPrivilege, app, tenant.samContext) { tx in
                     try await tx.execute("update people set \(assignment) where id = current_person_id()")
@@ -342,7 +249,7 @@ struct AccountsPolicyTests {
     }
 
     @Test func usernamesAndEmailsAreUniquePerTenantWhateverTheCase() async throws {
-        try await withTenant { app, owner, tenant in
+        try await withAccountsTenant { app, owner, tenant in
             let twins: [(username: String?, email: String?)] = [
                 (tenant.samUsername.lowercased(), nil), (nil, "ADMIN@agency.EXAMPLE"),
             ]
@@ -354,64 +261,12 @@ struct AccountsPolicyTests {
                 }
             }
             // Another tenant may have its own Sam.
-            let other = try await Tenant(app: app, owner: owner)
+            let other = try await AccountsTenant(app: app, owner: owner)
             try await app.transaction(settings: other.adminContext.settings) { tx throws in
                 _ = try await tx.execute(
                     "insert into people (tenant_id, role, username, display_name) values (current_tenant_id(), 'YOUNG_PERSON', $1, 'Sam')",
                     tenant.samUsername)
             }
-        }
-    }
-}
-
-@Suite("Accounts: failed logins in the database")
-struct AccountsLoginFailureTests {
-    @Test func countedPerNameWhetherOrNotItExistsAndResetBySuccess() async throws {
-        try await withTenant { app, owner, tenant in
-            let lockout = Lockout()
-            for name in ["alex", "nobody-has-this-name"] {
-                var last: LoginFailures.Record?
-                for expected in 1...4 {
-                    // As typed, in any case: one count per normalised name.
-                    let typed = expected % 2 == 0 ? name.uppercased() : " \(name)"
-                    last = try await app.transaction(settings: AccountContext.login(tenantID: tenant.id, loginName: typed).settings) { tx throws in
-                        try await LoginFailures.recordFailure(in: tx)
-                    }
-                    #expect(last?.failures == expected)
-                }
-                let record = try await app.transaction(settings: AccountContext.login(tenantID: tenant.id, loginName: name).settings) { tx throws in
-                    try await LoginFailures.read(in: tx)
-                }
-                #expect(record.failures == 4)
-                #expect(record.lastFailureAt == last?.lastFailureAt)
-                // Four failures: the next attempt waits 4 s from the last, by the database's clock.
-                let lastFailureAt = try #require(record.lastFailureAt)
-                #expect(lockout.decide(failures: 4, lastFailureAt: lastFailureAt, now: lastFailureAt) == .locked(retryAfterSeconds: 4))
-                #expect(record.now >= lastFailureAt)
-                guard case .locked = lockout.decide(failures: 4, lastFailureAt: lastFailureAt, now: record.now) else {
-                    Issue.record("not locked \(record.now.timeIntervalSince(lastFailureAt)) s after the 4th failure")
-                    return
-                }
-            }
-            // Another name's count is out of sight, and a success forgets only its own.
-            try await app.transaction(settings: AccountContext.login(tenantID: tenant.id, loginName: "alex").settings) { tx throws in
-                let names = try await tx.query("select login_name from login_failures").map { try $0.decode(String.self, at: 0) }
-                #expect(names == ["alex"])
-                try await LoginFailures.reset(in: tx)
-                let after = try await LoginFailures.read(in: tx)
-                #expect(after.failures == 0)
-                #expect(after.lastFailureAt == nil)
-            }
-            let stranger = try await app.transaction(
-                settings: AccountContext.login(tenantID: tenant.id, loginName: "NOBODY-has-this-name").settings
-            ) { tx in try await LoginFailures.read(in: tx) }
-            #expect(stranger.failures == 4)
-            // Counts are per tenant.
-            let other = try await Tenant(app: app, owner: owner)
-            let elsewhere = try await app.transaction(
-                settings: AccountContext.login(tenantID: other.id, loginName: "nobody-has-this-name").settings
-            ) { tx in try await LoginFailures.read(in: tx) }
-            #expect(elsewhere.failures == 0)
         }
     }
 }

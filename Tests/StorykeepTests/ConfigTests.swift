@@ -1,4 +1,5 @@
 import Foundation
+import StorykeepTestSupport
 import Testing
 
 import Storykeep

@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import StorykeepTestSupport
 import Testing
 
 import Storykeep
@@ -41,22 +42,9 @@ private let journalTables = ["entries", "media", "entry_media", "tags", "entry_t
 
 extension JournalDatabase {
     /// Runs one statement in `settings`, in a transaction rolled back afterwards, and reports its
-    /// outcome: the rows it returned or changed, or the SQLSTATE it failed with.
+    /// outcome.
     func attempt(_ settings: [String: String], _ sql: String, _ parameters: (any PostgresEncodable)?...) async -> Outcome {
-        struct Undo: Error { let count: Int }
-        do {
-            try await app.transaction(settings: settings) { tx throws in
-                let rows = try await tx.query(sql, parameters: parameters)
-                throw Undo(count: max(rows.count, rows.affectedRows))
-            }
-            return .failed("no rollback")
-        } catch let undo as Undo {
-            return .rows(undo.count)
-        } catch let error as PostgresError {
-            return .failed(error.sqlState ?? "\(error.kind)")
-        } catch {
-            return .failed("\(error)")
-        }
+        await app.attempt(settings, sql, parameters)
     }
 
     /// Rows of each journal table visible in `settings`.

@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import StorykeepTestSupport
 import Testing
 
 import Storykeep

@@ -6,66 +6,54 @@ import Synchronization
 import Testing
 
 import Storykeep
+import StorykeepTestSupport
 @testable import StorykeepCore
 @testable import StorykeepJournals
 
 // The journal's stores and policies (Migrations/0003_journals.sql) against the real PostgreSQL of
-// TenancyDatabase (`make test`), as the server's role. Each test makes tenants of its own, so the
-// tests run in parallel on one database.
+// `make test`, as the server's role. Each test makes tenants of its own, so the tests run in
+// parallel on one database.
 
 /// A tenant of its own with an admin and two young people, Sam and Alex, made through the
 /// policies as the server will.
 struct JournalTenant {
-    let id = UUID()
-    let admin = UUID(), sam = UUID(), alex = UUID()
+    let id: UUID
+    let admin: UUID, sam: UUID, alex: UUID
 
     var samContext: AccountContext { .person(tenantID: id, personID: sam, role: .youngPerson) }
     var alexContext: AccountContext { .person(tenantID: id, personID: alex, role: .youngPerson) }
     var adminContext: AccountContext { .person(tenantID: id, personID: admin, role: .agencyAdmin) }
 
-    init(app: PostgresPool, owner: PostgresPool) async throws {
-        let (id, admin, sam, alex) = (id, admin, sam, alex)
-        let slug = "journal-" + id.uuidString.prefix(8).lowercased()
-        try await owner.transaction { tx throws in
-            _ = try await tx.execute("insert into tenants (tenant_id, slug, display_name) values ($1, $2, $2)", id, slug)
-        }
-        try await app.transaction(settings: AccountContext.tenantOperator(tenantID: id).settings) { tx throws in
-            try await tx.execute(
-                """
-                insert into people (tenant_id, id, role, username, email, display_name) values
-                    (current_tenant_id(), $1, 'AGENCY_ADMIN', null, 'admin@' || $4 || '.example', 'Ada Admin'),
-                    (current_tenant_id(), $2, 'YOUNG_PERSON', 'sam-' || $4, null, 'Sam'),
-                    (current_tenant_id(), $3, 'YOUNG_PERSON', 'alex-' || $4, null, 'Alex')
-                """, admin, sam, alex, String(slug.suffix(8)))
-        }
+    init(_ pools: TestPools) async throws {
+        let tenant = try await pools.makeTenant(slugPrefix: "journal")
+        id = tenant.id
+        let people = try await pools.insertPeople(
+            [
+                tenant.newPerson(.agencyAdmin, "admin", displayName: "Ada Admin"),
+                tenant.newPerson(.youngPerson, "sam"), tenant.newPerson(.youngPerson, "alex"),
+            ], into: tenant)
+        (admin, sam, alex) = (people[0], people[1], people[2])
     }
 }
 
 /// The pools and a fresh tenant of one test; the pools are closed whatever happens.
 struct JournalDatabase {
-    let app: PostgresPool
-    let owner: PostgresPool
+    let pools: TestPools
     let tenant: JournalTenant
 
+    var app: PostgresPool { pools.app }
+    var owner: PostgresPool { pools.owner }
+
     static func run(_ body: (JournalDatabase) async throws -> Void) async throws {
-        try await TenancyDatabase.migrated()
-        let app = try TenancyDatabase.appPool(size: 3)
-        let owner = try TenancyDatabase.ownerPool(size: 1)
-        do {
-            try await body(JournalDatabase(app: app, owner: owner, tenant: try await JournalTenant(app: app, owner: owner)))
-        } catch {
-            await app.close()
-            await owner.close()
-            throw error
+        try await TestPools.run(app: 3, owner: 1) { pools in
+            try await body(JournalDatabase(pools: pools, tenant: try await JournalTenant(pools)))
         }
-        await app.close()
-        await owner.close()
     }
 
     /// Runs `body` as storykeep_app in `context`, committing at the end.
     @discardableResult
     func asPerson<T>(_ context: AccountContext, _ body: (PostgresTransaction) async throws -> T) async throws -> T {
-        try await app.transaction(settings: context.settings, body)
+        try await pools.asPerson(context, body)
     }
 
     /// Runs `body` as Sam, the journal's author in most tests.
@@ -75,7 +63,7 @@ struct JournalDatabase {
     }
 
     /// Another tenant, with people of its own.
-    func otherTenant() async throws -> JournalTenant { try await JournalTenant(app: app, owner: owner) }
+    func otherTenant() async throws -> JournalTenant { try await JournalTenant(pools) }
 }
 
 /// Counts the statements run through it, to hold reads to a constant number whatever their size.
@@ -104,18 +92,6 @@ struct CountingDatabase<Base: PostgresQueryable>: PostgresQueryable {
         counter.increment()
         return try await base.copyIn(sql, feed)
     }
-}
-
-/// Sample files: the first bytes of each format, padded.
-enum SampleMedia {
-    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 100)
-    static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 1, count: 100)
-    static let m4a: [UInt8] = [0, 0, 0, 0x20] + Array("ftypM4A ".utf8) + Array(repeating: 0, count: 100)
-    static let mp4: [UInt8] = [0, 0, 0, 0x20] + Array("ftypisom".utf8) + Array(repeating: 0, count: 100)
-    /// A Linux executable.
-    static let elf: [UInt8] = [0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0] + Array(repeating: 0, count: 100)
-    /// A Windows executable.
-    static let exe: [UInt8] = Array("MZ".utf8) + Array(repeating: 0x90, count: 100)
 }
 
 extension PostgresDate {

@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import StorykeepTestSupport
 import Testing
 
 import Storykeep
@@ -30,29 +31,17 @@ struct SeedTests {
 
     /// Seeds `options` as storykeep_app (tenants as the owner), with one hash for everyone.
     static func seed(_ options: SeedOptions) async throws -> SeedSummary {
-        try await TenancyDatabase.migrated()
-        let app = try TenancyDatabase.appPool(size: 3)
-        let owner = try TenancyDatabase.ownerPool(size: 1)
         let hasher = try PasswordHasher(pool: BoundedWorkerPool(threadCount: 1, name: "seed-test"))
-        do {
-            let summary = try await Seeder.run(
-                try SeedPlan(options), owner: owner, app: app, passwordHash: try await hasher.hash(password))
-            await app.close()
-            await owner.close()
-            return summary
-        } catch {
-            await app.close()
-            await owner.close()
-            throw error
+        return try await TestPools.run(app: 3, owner: 1) { db in
+            try await Seeder.run(try SeedPlan(options), owner: db.owner, app: db.app, passwordHash: try await hasher.hash(password))
         }
     }
 
     /// Every young person's journal as they see it through JournalStore, TagStore and
     /// MediaStore, in a canonical text; its SHA-256.
     static func journalDigest(_ summary: SeedSummary) async throws -> String {
-        let app = try TenancyDatabase.appPool(size: 1)
         var text = ""
-        do {
+        try await TestDatabase.appPool(size: 1).closing { app in
             for tenant in summary.tenants {
                 for person in tenant.people {
                     let context = AccountContext.person(tenantID: tenant.id!, personID: person.id, role: person.role)
@@ -75,11 +64,7 @@ struct SeedTests {
                     }
                 }
             }
-        } catch {
-            await app.close()
-            throw error
         }
-        await app.close()
         return Crypto.sha256(Array(text.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
@@ -106,7 +91,7 @@ struct SeedTests {
         #expect(heavy.username == "heavy" && heavy.entryCount == 150)
         let firstDay = PostgresDate(daysSince2000: options.until.daysSince2000 - options.days + 1)
 
-        let app = try TenancyDatabase.appPool(size: 1)
+        let app = try TestDatabase.appPool(size: 1)
         let hasher = try PasswordHasher(pool: BoundedWorkerPool(threadCount: 1, name: "seed-test"))
         var seenEntries = 0
         do {

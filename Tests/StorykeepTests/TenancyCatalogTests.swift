@@ -1,31 +1,32 @@
 import Foundation
 import Postgres
+import StorykeepTestSupport
 import Testing
 
 /// The RLS catalog check over the migrated schema: every migration, now and later, is held to it.
 @Suite struct TenancyCatalogTests {
     @Test func theMigratedSchemaPassesTheCatalogCheck() async throws {
-        try await TenancyDatabase.migrated()
-        let owner = try TenancyDatabase.ownerPool()
+        try await TestDatabase.migrated()
+        let owner = try TestDatabase.ownerPool()
         let violations = try await owner.transaction { tx in
             try await RLSCatalogCheck.violations(
-                on: tx, schemas: ["public"], appRole: TenancyDatabase.appRole, exemptTables: ["schema_migrations"])
+                on: tx, schemas: ["public"], appRole: TestDatabase.appRole, exemptTables: ["schema_migrations"])
         }
         await owner.close()
         #expect(violations.isEmpty, "tenancy violations:\n\(violations.map(\.description).joined(separator: "\n"))")
     }
 
     @Test func rolesAreWhatTheMigrationsAssume() async throws {
-        try await TenancyDatabase.migrated()
-        let app = try TenancyDatabase.appPool(size: 1)
+        try await TestDatabase.migrated()
+        let app = try TestDatabase.appPool(size: 1)
         let roles = try await app.transaction { tx in
             try await tx.query(
                 "select rolname, rolsuper, rolbypassrls, rolcanlogin from pg_roles where rolname = any($1) order by rolname",
-                [TenancyDatabase.appRole, TenancyDatabase.ownerRole])
+                [TestDatabase.appRole, TestDatabase.ownerRole])
         }
         let current = try await app.transaction { try await $0.query("select current_user")[0].decode(String.self, at: 0) }
         await app.close()
-        #expect(current == TenancyDatabase.appRole, "DATABASE_URL must connect as \(TenancyDatabase.appRole)")
+        #expect(current == TestDatabase.appRole, "DATABASE_URL must connect as \(TestDatabase.appRole)")
         #expect(roles.count == 2)
         for role in roles {
             let name = try role.decode(String.self, at: 0)
@@ -37,9 +38,9 @@ import Testing
     }
 
     @Test func theDirectoryIsReadOnlyForTheApp() async throws {
-        try await TenancyDatabase.migrated()
-        let app = try TenancyDatabase.appPool(size: 1)
-        let owner = try TenancyDatabase.ownerPool(size: 1)
+        try await TestDatabase.migrated()
+        let app = try TestDatabase.appPool(size: 1)
+        let owner = try TestDatabase.ownerPool(size: 1)
         let slug = "catalog-test-" + UUID().uuidString.prefix(8).lowercased()
         let tenant = try await owner.transaction { tx in
             try await tx.query(

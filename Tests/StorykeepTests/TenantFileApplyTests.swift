@@ -1,32 +1,20 @@
 import Foundation
-import Logging
 import Postgres
+import StorykeepTestSupport
 import Testing
 
 import Storykeep
 @testable import StorykeepCore
 @testable import StorykeepTenancy
 
-/// A pool on the test database as `variable` says (`make test` sets both), or a loud failure.
-func tenantTestPool(_ variable: String) throws -> PostgresPool {
-    guard let url = ProcessInfo.processInfo.environment[variable], !url.isEmpty else {
-        Issue.record("\(variable) is not set: run the tests with `make test`, which starts a database")
-        throw ConfigError.missing(variable)
-    }
-    return PostgresPool(configuration: PostgresConfiguration(connectionString: url, poolSize: 2), logger: Logger(label: "test"))
-}
-
 /// A tenant file with a slug no other test uses.
 func uniqueTenant(_ tweak: (inout TenantFile) -> Void = { _ in }) throws -> TenantFile {
-    let slug = "t-" + UUID().uuidString.prefix(8).lowercased()
-    var file = try TenantFiles.decode(minimalTenantYAML.replacingOccurrences(of: "slug: sample", with: "slug: \(slug)"), file: slug)
-    tweak(&file)
-    return file
+    try TestTenants.file(slugPrefix: "t", tweak)
 }
 
 @Suite struct TenantApplyTests {
     @Test func applyingTwiceCreatesThenChangesNothing() async throws {
-        let pool = try tenantTestPool("STORYKEEP_OWNER_DATABASE_URL")
+        let pool = try TestDatabase.ownerPool()
         let store = TenantStore(pool: pool)
         let first = try uniqueTenant()
         let second = try uniqueTenant { $0.hosts = ["\($0.slug).example.org"] }
@@ -41,7 +29,7 @@ func uniqueTenant(_ tweak: (inout TenantFile) -> Void = { _ in }) throws -> Tena
     }
 
     @Test func anUpdateReportsTheKeysThatChanged() async throws {
-        let pool = try tenantTestPool("STORYKEEP_OWNER_DATABASE_URL")
+        let pool = try TestDatabase.ownerPool()
         let store = TenantStore(pool: pool)
         var file = try uniqueTenant()
         _ = try await store.apply([file])
@@ -55,7 +43,7 @@ func uniqueTenant(_ tweak: (inout TenantFile) -> Void = { _ in }) throws -> Tena
     }
 
     @Test func aDisabledTenantStaysDisabledWhenAppliedAgain() async throws {
-        let pool = try tenantTestPool("STORYKEEP_OWNER_DATABASE_URL")
+        let pool = try TestDatabase.ownerPool()
         let store = TenantStore(pool: pool)
         let file = try uniqueTenant()
         _ = try await store.apply([file])
@@ -69,7 +57,7 @@ func uniqueTenant(_ tweak: (inout TenantFile) -> Void = { _ in }) throws -> Tena
     }
 
     @Test func aHostOfAnotherTenantFailsTheWholeApply() async throws {
-        let pool = try tenantTestPool("STORYKEEP_OWNER_DATABASE_URL")
+        let pool = try TestDatabase.ownerPool()
         let store = TenantStore(pool: pool)
         let owner = try uniqueTenant { $0.hosts = ["\($0.slug).example.org"] }
         _ = try await store.apply([owner])
@@ -85,7 +73,7 @@ func uniqueTenant(_ tweak: (inout TenantFile) -> Void = { _ in }) throws -> Tena
     }
 
     @Test func aRowThatIsNoTenantFileIsLeftOutAndReported() async throws {
-        let pool = try tenantTestPool("STORYKEEP_OWNER_DATABASE_URL")
+        let pool = try TestDatabase.ownerPool()
         let store = TenantStore(pool: pool)
         let good = try uniqueTenant()
         _ = try await store.apply([good])
@@ -104,12 +92,12 @@ func uniqueTenant(_ tweak: (inout TenantFile) -> Void = { _ in }) throws -> Tena
     }
 
     @Test func theAppRoleReadsTenantsButCannotWriteThem() async throws {
-        let owner = try tenantTestPool("STORYKEEP_OWNER_DATABASE_URL")
+        let owner = try TestDatabase.ownerPool()
         let file = try uniqueTenant()
         _ = try await TenantStore(pool: owner).apply([file])
         await owner.close()
 
-        let app = try tenantTestPool("DATABASE_URL")
+        let app = try TestDatabase.appPool(size: 2)
         let store = TenantStore(pool: app)
         #expect(try await store.all().contains { $0.slug == file.slug })
         await #expect(throws: PostgresError.self) { try await store.setEnabled(false, slug: file.slug) }

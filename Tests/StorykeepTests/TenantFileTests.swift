@@ -1,4 +1,5 @@
 import Foundation
+import StorykeepTestSupport
 import Testing
 
 import Storykeep
@@ -15,10 +16,6 @@ let minimalTenantYAML = """
     moodIcons:
       - { emoji: "🙂", label: Okay }
     """
-
-/// The checkout's root, found from this file's path.
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
 
 @Suite struct TenantFileTests {
     func decode(_ yaml: String) throws(TenantFileError) -> TenantFile {

@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import StorykeepTestSupport
 import Testing
 
 @testable import Storykeep
@@ -27,8 +28,8 @@ import Testing
     /// Each `length(...)` CHECK on a text column is one of the limits, with its numbers, and each
     /// limit names a constraint that exists: a new limit on either side without the other fails.
     @Test func theLimitsAreTheDatabaseChecks() async throws {
-        try await TenancyDatabase.migrated()
-        let owner = try TenancyDatabase.ownerPool()
+        try await TestDatabase.migrated()
+        let owner = try TestDatabase.ownerPool()
         let (checks, encoding, counted) = try await owner.transaction { tx in
             let checks = try await tx.query(
                 #"""
@@ -64,8 +65,8 @@ import Testing
     /// No column has a length in its type (`varchar(n)`, `char(n)`): a value too long for one
     /// would be a 22001 error no field can be named for. Text lengths are CHECKs, held above.
     @Test func noColumnTypeHasALength() async throws {
-        try await TenancyDatabase.migrated()
-        let owner = try TenancyDatabase.ownerPool()
+        try await TestDatabase.migrated()
+        let owner = try TestDatabase.ownerPool()
         let sized = try await owner.transaction { tx in
             try await tx.query(
                 """

@@ -1,11 +1,8 @@
 import Foundation
+import StorykeepTestSupport
 import Testing
 
 @testable import storykeep
-
-/// The checkout's root, found from this file's path.
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
 
 @Suite struct CommandParsingTests {
     @Test func theCommandsAreRegistered() throws {
@@ -71,7 +68,7 @@ struct Storykeep {
 @Suite struct TenantCommandTests {
     /// A directory with one tenant file of a fresh slug; returns it and the slug.
     func tenantDirectory(extra: String = "") throws -> (String, String) {
-        let slug = "c-" + UUID().uuidString.prefix(8).lowercased()
+        let slug = TestTenants.uniqueSlug("c")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tenants-\(slug)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let yaml = """
@@ -87,13 +84,6 @@ struct Storykeep {
         return (dir.path, slug)
     }
 
-    func requireDatabase() throws {
-        for name in ["DATABASE_URL", "STORYKEEP_OWNER_DATABASE_URL"] where ProcessInfo.processInfo.environment[name] == nil {
-            Issue.record("\(name) is not set: run the tests with `make test`, which starts a database")
-            throw CancellationError()
-        }
-    }
-
     @Test func checkReadsTheCheckoutsTenantsWithoutADatabase() throws {
         let result = try Storykeep.run("tenant", "apply", "--check", "tenants")
         #expect(result.status == 0, "\(result.errors)")
@@ -101,7 +91,7 @@ struct Storykeep {
     }
 
     @Test func applyReportsCreatedThenUnchangedAndListShowsTheTenant() throws {
-        try requireDatabase()
+        try TestDatabase.requireEnvironment()
         let (dir, slug) = try tenantDirectory()
         let first = try Storykeep.run("tenant", "apply", dir)
         #expect(first.status == 0, "\(first.errors)")
@@ -121,7 +111,7 @@ struct Storykeep {
     }
 
     @Test func aMalformedFileIsReportedAndNothingIsApplied() throws {
-        try requireDatabase()
+        try TestDatabase.requireEnvironment()
         let (dir, slug) = try tenantDirectory(extra: "archive:\n  retentionDays: thirty")
         let result = try Storykeep.run("tenant", "apply", dir)
         #expect(result.status != 0)
@@ -130,7 +120,7 @@ struct Storykeep {
     }
 
     @Test func migrateAgainChangesNothing() throws {
-        try requireDatabase()
+        try TestDatabase.requireEnvironment()
         let result = try Storykeep.run("migrate")
         #expect(result.status == 0, "\(result.errors)")
     }
@@ -138,10 +128,7 @@ struct Storykeep {
 
 @Suite struct UserAndSchemaCommandTests {
     @Test func userCreatePrintsOneJSONObjectWithTheCode() throws {
-        for name in ["DATABASE_URL", "STORYKEEP_OWNER_DATABASE_URL"] where ProcessInfo.processInfo.environment[name] == nil {
-            Issue.record("\(name) is not set: run the tests with `make test`, which starts a database")
-            return
-        }
+        try TestDatabase.requireEnvironment()
         let (dir, slug) = try TenantCommandTests().tenantDirectory()
         #expect(try Storykeep.run("tenant", "apply", dir).status == 0)
         let created = try Storykeep.run(

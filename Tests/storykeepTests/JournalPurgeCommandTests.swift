@@ -1,4 +1,5 @@
 import Foundation
+import StorykeepTestSupport
 import Testing
 
 @testable import storykeep
@@ -13,7 +14,7 @@ import Testing
 
     @Test func itPurgesATenantWithItsRetentionAndSaysSo() throws {
         let tenants = TenantCommandTests()
-        try tenants.requireDatabase()
+        try TestDatabase.requireEnvironment()
         let (dir, slug) = try tenants.tenantDirectory(extra: "archive:\n  retentionDays: 7")
         #expect(try Storykeep.run("tenant", "apply", dir).status == 0)
         let result = try Storykeep.run("purge", "--tenant", slug, "--now", "2026-12-25T00:00:00Z")

@@ -1,4 +1,5 @@
 import Foundation
+import StorykeepTestSupport
 import Testing
 
 @testable import storykeep
@@ -24,7 +25,7 @@ import Testing
     }
 
     @Test func itSeedsReproduciblyShowingProgressAndASummary() throws {
-        try TenantCommandTests().requireDatabase()
+        try TestDatabase.requireEnvironment()
         let prefix = "sc-" + UUID().uuidString.prefix(6).lowercased()
         let first = try seed(prefix: prefix, seed: 5)
         #expect(first.status == 0, "\(first.errors)")

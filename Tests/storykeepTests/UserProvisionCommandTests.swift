@@ -4,6 +4,7 @@ import Logging
 import Postgres
 import Storykeep
 import StorykeepServer
+import StorykeepTestSupport
 import Testing
 
 @testable import storykeep
@@ -11,13 +12,6 @@ import Testing
 /// `storykeep user create --password-stdin --if-absent`: how `make run` provisions its demo people
 /// (scripts/run.sh) and `make bench` its young people, run as those scripts run it.
 @Suite struct UserProvisionCommandTests {
-    func requireDatabase() throws {
-        for name in ["DATABASE_URL", "STORYKEEP_OWNER_DATABASE_URL"] where ProcessInfo.processInfo.environment[name] == nil {
-            Issue.record("\(name) is not set: run the tests with `make test`, which starts a database")
-            throw CancellationError()
-        }
-    }
-
     /// Logs in to `slug` through the tenant GraphQL engine the server runs (real Argon2): the
     /// response's data, or its first error's message.
     func login(_ slug: String, _ username: String, _ password: String) async throws -> (token: String?, error: String?) {
@@ -39,7 +33,7 @@ import Testing
     }
 
     @Test func aPasswordFromStandardInputLogsInAtOnceAndIfAbsentKeepsThePerson() async throws {
-        try requireDatabase()
+        try TestDatabase.requireEnvironment()
         let (dir, slug) = try TenantCommandTests().tenantDirectory()
         #expect(try Storykeep.run("tenant", "apply", dir).status == 0)
         let create = ["user", "create", "--tenant", slug, "--role", "AGENCY_ADMIN", "--email", "Demo.Admin@example.org",
@@ -79,7 +73,7 @@ import Testing
     }
 
     @Test func aYoungPersonByUsernameAndTheRulesOnThePassword() async throws {
-        try requireDatabase()
+        try TestDatabase.requireEnvironment()
         let (dir, slug) = try TenantCommandTests().tenantDirectory()
         #expect(try Storykeep.run("tenant", "apply", dir).status == 0)
         let create = ["user", "create", "--tenant", slug, "--role", "YOUNG_PERSON", "--username", "sam.demo", "--password-stdin",

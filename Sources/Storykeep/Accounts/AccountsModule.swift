@@ -2,7 +2,8 @@ import Foundation
 import GraphQL
 public import StorykeepCore
 
-/// Accounts in the schema (Schema/accounts.graphql): people, login, sessions. Always on.
+/// Accounts in the schema (Schema/accounts.graphql): people, login, sessions, password resets.
+/// Always on.
 public struct AccountsModule: StorykeepModule {
     public init() {}
 
@@ -20,6 +21,20 @@ public struct AccountsModule: StorykeepModule {
                 try await PersonRecord.find(viewer.personID, in: tx)?.graphQLValue(termsVersion: context.tenant.file.termsVersion)
             }
         }
+        module.field(
+            "Person.passwordResets",
+            .async { source, arguments, context, _ in
+                guard let context = context as? ResolverContext, let viewer = context.viewer,
+                    (source as? GraphQLValue)?["id"]?.stringValue == viewer.personID.lowercased
+                else { return nil }
+                let first = arguments["first"]?.intValue ?? 5
+                guard (1...20).contains(first) else {
+                    throw GraphQLError.badUserInput(field: "first", "Ask for 1 to 20 password resets at a time.")
+                }
+                return try await context.transaction { tx in
+                    try await PasswordResetNotice.latest(personID: viewer.personID, first: first, in: tx).map(\.graphQLValue)
+                }
+            })
         module.query("people", access: admins) { arguments, context in
             try await context.transaction { tx in
                 try await PeopleAdmin.page(
@@ -61,11 +76,7 @@ public struct AccountsModule: StorykeepModule {
                 throw GraphQLError.badUserInput(field: "version", "The current terms are version \(current): please read and accept those.")
             }
             return try await context.transaction { tx in
-                try await tx.execute(
-                    """
-                    update people set terms_version_accepted = $2, terms_accepted_at = now()
-                    where tenant_id = current_tenant_id() and id = $1
-                    """, viewer.personID, current)
+                try await tx.execute(PeopleStatements.acceptTerms, viewer.personID, current)
                 return try await PersonRecord.find(viewer.personID, in: tx)?.graphQLValue(termsVersion: current)
             }
         }
@@ -73,7 +84,7 @@ public struct AccountsModule: StorykeepModule {
         module.mutation("createPerson", access: admins) { arguments, context in
             let person = try NewPerson(input: arguments["input"]?.objectValue ?? [:])
             return try await context.transaction { tx in
-                let issued = try await PeopleAdmin.create(person, in: tx)
+                let issued = try await PeopleAdmin.createForAdmin(person, in: tx)
                 try await context.publish(PersonCreated(personID: issued.person.id, role: issued.person.role), in: tx)
                 return issued.graphQLValue(termsVersion: context.tenant.file.termsVersion)
             }
@@ -84,11 +95,48 @@ public struct AccountsModule: StorykeepModule {
                     .graphQLValue(termsVersion: context.tenant.file.termsVersion)
             }
         }
+        registerPasswordResets(&module)
         module.mutation("disablePerson", access: admins) { arguments, context in
             let viewer = try context.requireViewer()
             return try await context.transaction { tx in
                 try await PeopleAdmin.disable(personID: arguments["personId"]?.stringValue ?? "", viewer: viewer, in: tx)
                     .graphQLValue(termsVersion: context.tenant.file.termsVersion)
+            }
+        }
+    }
+
+    /// Four eyes (``PasswordResets``): admins ask; those who may decide approve or refuse.
+    private func registerPasswordResets(_ module: inout ModuleRegistry) {
+        let deciders = FieldAccess.roles(PasswordResets.deciders)
+        module.query("passwordResetRequests", access: deciders) { arguments, context in
+            try await context.transaction { tx in
+                try await PasswordResets.list(
+                    personID: arguments["personId"]?.stringValue, state: arguments["state"]?.stringValue,
+                    first: arguments["first"]?.intValue ?? 20, in: tx
+                ).map { $0.graphQLValue(termsVersion: context.tenant.file.termsVersion) }
+            }
+        }
+        module.mutation("requestPasswordReset", access: .roles([.agencyAdmin])) { arguments, context in
+            let viewer = try context.requireViewer()
+            return try await context.transaction { tx in
+                try await PasswordResets.request(
+                    personID: arguments["personId"]?.stringValue ?? "", reason: arguments["reason"]?.stringValue ?? "",
+                    viewer: viewer, in: tx
+                ).graphQLValue(termsVersion: context.tenant.file.termsVersion)
+            }
+        }
+        module.mutation("approvePasswordReset", access: deciders) { arguments, context in
+            let viewer = try context.requireViewer()
+            return try await context.transaction { tx in
+                try await PasswordResets.approve(requestID: arguments["requestId"]?.stringValue ?? "", viewer: viewer, in: tx)
+                    .graphQLValue(termsVersion: context.tenant.file.termsVersion)
+            }
+        }
+        module.mutation("refusePasswordReset", access: deciders) { arguments, context in
+            try await context.transaction { tx in
+                try await PasswordResets.refuse(
+                    requestID: arguments["requestId"]?.stringValue ?? "", note: arguments["note"]?.stringValue, in: tx
+                ).graphQLValue(termsVersion: context.tenant.file.termsVersion)
             }
         }
     }

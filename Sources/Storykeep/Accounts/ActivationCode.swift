@@ -1,6 +1,8 @@
 import StorykeepCore
-/// A one-time code an agency admin hands to a person (on paper, read out on the phone) so they can
-/// set their password: on creation of the person, and again whenever a password is forgotten.
+
+/// A one-time code a member of staff hands to a person (on paper, read out on the phone) so they can
+/// set their password: when the person is added, until they have set one, and after a password
+/// reset that two members of staff agreed to (``PasswordResets``).
 ///
 /// Twelve characters of Crockford's base32, shown in groups of four (`7KQ2-XM4D-9TVA`): 60 random
 /// bits, no vowels U or I/L/O to misread, and typing is forgiving: case, spaces and hyphens do not

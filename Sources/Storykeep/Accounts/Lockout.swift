@@ -1,8 +1,8 @@
 import Foundation
 import StorykeepCore
 
-/// Exponential back-off after failed logins, counted per tenant and normalised username whether
-/// or not an account has that name (so the back-off itself reveals nothing).
+/// Exponential back-off after failed logins, counted per person (whichever of their names was
+/// typed) and, for a name nobody has, per name, so that the back-off itself reveals nothing.
 ///
 /// The first ``freeAttempts`` failures in a row cost nothing. From then on, after the k-th failure
 /// the next attempt must wait 2^n seconds from that failure, n = k − ``freeAttempts``, and never
@@ -10,8 +10,8 @@ import StorykeepCore
 /// 4th, 8 s after the 5th, ... up to 15 minutes. An attempt made while locked is answered at once,
 /// without running Argon2, and is not counted (it was never judged). A success resets the count.
 ///
-/// Pure arithmetic with the time passed in; `login_failures` (Migrations/0002_accounts.sql) holds
-/// the count and the time of the last failure.
+/// Pure arithmetic with the time passed in; `login_failures` (Migrations/0006_accounts_login_failures_per_person.sql,
+/// through ``LoginFailures``) holds the count and the time of the last failure.
 public struct Lockout: Sendable, Equatable {
     /// Failures in a row that do not yet lock (the "from the 3rd failure": 2).
     public var freeAttempts: Int

@@ -18,17 +18,21 @@ package enum Login {
 
     static let wrongCredentials = "That username or password is not right."
 
-    /// In a LOGIN transaction: refuses the attempt with LOCKED_OUT if the name must wait, else
-    /// counts it as a failure in advance (a success resets the count) and returns the count.
+    /// Refuses the attempt with LOCKED_OUT if `subject` must wait, else counts it as a failure in
+    /// advance (a success resets the count) and returns the count. In a LOGIN transaction for a
+    /// name, or the person's own.
     ///
-    /// Counting before Argon2, on the row locked by the read, means concurrent attempts on one
-    /// name are judged in turn: a burst of guesses gets no more tries than a sequence would.
-    static func admitAttempt(in tx: PostgresTransaction, lockout: Lockout, now: Date) async throws -> Int {
-        let record = try await LoginFailures.read(in: tx, locking: true)
+    /// The lock, the read, the judgement and the count are one step (``LoginFailures/read(_:in:locking:)``
+    /// locks until the transaction ends): concurrent attempts on one person or name are judged in
+    /// turn, so a burst of guesses gets no more tries than a sequence would.
+    static func admitAttempt(
+        _ subject: LoginFailures.Subject, in tx: PostgresTransaction, lockout: Lockout, now: Date
+    ) async throws -> Int {
+        let record = try await LoginFailures.read(subject, in: tx, locking: true)
         if case .locked(let seconds) = lockout.decide(failures: record.failures, lastFailureAt: record.lastFailureAt, now: now) {
             throw GraphQLError.lockedOut(retryAfterSeconds: seconds)
         }
-        return try await LoginFailures.recordFailure(in: tx, at: now).failures
+        return try await LoginFailures.recordFailure(subject, in: tx, at: now).failures
     }
 
     /// The time of an attempt, in whole microseconds as PostgreSQL keeps it: the back-off is then
@@ -47,7 +51,8 @@ package enum Login {
     }
 
     /// `login(username, password)`: see the SDL. Unknown names and wrong passwords cost the same
-    /// Argon2 time and get the same answer, and count as failures of the name alike.
+    /// statements and Argon2 time and get the same answer. Failures count on the person the name
+    /// belongs to (either of their names), or on the name when it belongs to nobody.
     static func login(username: String, password: String, context: ResolverContext) async throws -> GraphQLValue {
         let (tenant, services) = (context.tenant, context.services)
         let name = username.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -66,24 +71,15 @@ package enum Login {
         // Through the gate (see AsyncGate): a burst of logins takes a few connections, not the pool.
         let (failures, account): (Int, Account?) = try await services.loginGate.withPermit {
             try await context.transaction(loginContext) { tx in
-                let failures = try await admitAttempt(in: tx, lockout: lockout, now: now)
-                let rows = try await tx.query(
-                    """
-                    select p.id, p.role::text, p.disabled_at is not null, c.password_hash
-                    from people p
-                    left join credentials c on c.tenant_id = p.tenant_id and c.person_id = p.id
-                    where p.tenant_id = current_tenant_id()
-                      and (p.username_key = current_login_name() or p.email_key = current_login_name())
-                    """)
-                guard let row = rows.first, let role = PersonRole(rawValue: try row.decode(String.self, at: 1)) else {
-                    return (failures, nil)
-                }
-                return (
-                    failures,
-                    Account(
+                let rows = try await tx.query(LoginStatements.account)
+                let account = try rows.first.flatMap { row -> Account? in
+                    guard let role = PersonRole(rawValue: try row.decode(String.self, at: 1)) else { return nil }
+                    return Account(
                         personID: try row.decode(UUID.self, at: 0), role: role, disabled: try row.decode(Bool.self, at: 2),
                         passwordHash: try row.decode(String?.self, at: 3))
-                )
+                }
+                let subject = account.map { LoginFailures.Subject.person($0.personID) } ?? .loginName
+                return (try await admitAttempt(subject, in: tx, lockout: lockout, now: now), account)
             }
         }
 
@@ -99,12 +95,10 @@ package enum Login {
 
         let person = AccountContext.person(tenantID: tenant.id, personID: account.personID, role: account.role)
         return try await context.transaction(loginContext) { tx in
-            try await LoginFailures.reset(in: tx)
+            try await LoginFailures.reset(.person(account.personID), in: tx)
             try await person.enter(on: tx)
             if let newHash {
-                try await tx.execute(
-                    "update credentials set password_hash = $2, updated_at = now() where tenant_id = current_tenant_id() and person_id = $1",
-                    account.personID, newHash)
+                try await tx.execute(LoginStatements.replacePassword, account.personID, newHash)
             }
             let (token, expiresAt) = try await Sessions.start(in: tx, personID: account.personID, policy: services.sessions)
             guard let record = try await PersonRecord.find(account.personID, in: tx) else { throw GraphQLError.internal() }
@@ -115,46 +109,49 @@ package enum Login {
     static let invalidCode = "That code is not right, or it has expired. Please ask your agency for a new one."
 
     /// `activateAccount(code, username, password)`: sets the password (and the username, if
-    /// given) of the person the code was issued for, spends the code, ends their other sessions
-    /// (a re-issued code is how a forgotten password is reset) and logs them in.
+    /// given) of the person the code was issued for, spends the code, ends their other sessions,
+    /// forgets their failed logins and logs them in.
+    ///
+    /// A code is an onboarding code, for someone who has never set a password, or the code of a
+    /// password reset two members of staff agreed to (``PasswordResets``), which is recorded as
+    /// completed. An onboarding code for someone who has a password by now (issued while they
+    /// activated with another one) opens nothing.
     static func activate(code text: String, username: String?, password: String, context: ResolverContext) async throws -> GraphQLValue {
         let (tenant, services) = (context.tenant, context.services)
-        guard let code = ActivationCode(typed: text) else { throw GraphQLError.badUserInput(field: "code", invalidCode) }
+        let invalid = GraphQLError.badUserInput(field: "code", invalidCode)
+        guard let code = ActivationCode(typed: text) else { throw invalid }
         let username = try username.map { try PeopleInput.username($0, field: "username") }
         try PeopleInput.newPassword(password, policy: tenant.file.passwords, field: "password")
         let activation = AccountContext.activation(tenantID: tenant.id, codeHash: code.storageHash)
-        let live = "tenant_id = current_tenant_id() and code_hash = current_secret_hash() and used_at is null and expires_at > now()"
 
         let found = try await context.transaction(activation) { tx in
-            try await tx.query("select person_id from activation_codes where \(live)").count == 1
+            try await tx.query(LoginStatements.activationCode).count == 1
         }
-        guard found else { throw GraphQLError.badUserInput(field: "code", invalidCode) }
+        guard found else { throw invalid }
         let hash = try await services.hasher.hash(password)
 
         return try await context.transaction(activation) { tx in
-            let spent = try await tx.query("update activation_codes set used_at = now() where \(live) returning person_id")
-            guard let personID = try spent.first?.decode(UUID.self, at: 0) else { throw GraphQLError.badUserInput(field: "code", invalidCode) }
+            let spent = try await tx.query(LoginStatements.spendActivationCode)
+            guard let row = spent.first else { throw invalid }
+            let (personID, resetID) = (try row.decode(UUID.self, at: 0), try row.decode(UUID?.self, at: 1))
             // Their own row is visible whatever the role; the real role is read from it.
             try await AccountContext.person(tenantID: tenant.id, personID: personID, role: .youngPerson).enter(on: tx)
-            guard let found = try await PersonRecord.find(personID, in: tx), !found.disabled else {
-                throw GraphQLError.badUserInput(field: "code", invalidCode)
-            }
+            guard let found = try await PersonRecord.find(personID, in: tx), !found.disabled,
+                resetID != nil || found.activatedAt == nil
+            else { throw invalid }
             try await AccountContext.person(tenantID: tenant.id, personID: personID, role: found.role).enter(on: tx)
             if let username {
                 _ = try await PeopleInput.uniquely(field: "username") {
-                    try await tx.execute(
-                        "update people set username = $2 where tenant_id = current_tenant_id() and id = $1", personID, username)
+                    try await tx.execute(LoginStatements.setUsername, personID, username)
                 }
             }
             try await setPassword(hash: hash, personID: personID, in: tx)
+            if let resetID { try await PasswordResets.complete(requestID: resetID, in: tx) }
             try await Sessions.revoke(personID: personID, in: tx)
+            // A new password starts with a clean slate.
+            try await LoginFailures.reset(.person(personID), in: tx)
             let (token, expiresAt) = try await Sessions.start(in: tx, personID: personID, policy: services.sessions)
             guard let record = try await PersonRecord.find(personID, in: tx) else { throw GraphQLError.internal() }
-            // A new password starts with a clean slate: the failures of their names are forgotten.
-            for name in [record.username, record.email].compactMap({ $0 }) {
-                try await AccountContext.login(tenantID: tenant.id, loginName: name).enter(on: tx)
-                try await LoginFailures.reset(in: tx)
-            }
             return payload(token: token, expiresAt: expiresAt, person: record, tenant: tenant)
         }
     }
@@ -163,18 +160,14 @@ package enum Login {
     /// in the transaction `tx`, which must be in that person's own context (the credentials'
     /// policies admit no one else).
     package static func setPassword(hash: String, personID: UUID, in tx: some PostgresQueryable) async throws {
-        try await tx.execute(
-            """
-            insert into credentials (tenant_id, person_id, password_hash) values (current_tenant_id(), $1, $2)
-            on conflict (tenant_id, person_id) do update set password_hash = excluded.password_hash, updated_at = now()
-            """, personID, hash)
+        try await tx.execute(LoginStatements.setPassword, personID, hash)
     }
 
     /// `changePassword(currentPassword, newPassword)`: checks the current one, sets the new one
     /// and ends every other session of the person (this one stays).
     ///
-    /// A wrong current password counts as a failed login of the person's name, under the same
-    /// back-off: a session left open on a shared computer is no way to guess the password fast.
+    /// A wrong current password counts as a failed login of the person, under the same back-off:
+    /// a session left open on a shared computer is no way to guess the password fast.
     static func changePassword(current: String, new: String, context: ResolverContext) async throws -> Bool {
         let viewer = try context.requireViewer()
         let (tenant, services) = (context.tenant, context.services)
@@ -183,30 +176,19 @@ package enum Login {
         guard current.utf8.count <= PasswordHasher.maxPasswordBytes else { throw wrong }
         let lockout = Lockout(freeAttempts: tenant.file.lockout.freeAttempts, maxBackoffSeconds: tenant.file.lockout.maxBackoffSeconds)
         let now = attemptTime(services)
-        let (stored, name, failures) = try await context.transaction { tx in
-            let row = try await tx.query(
-                """
-                select c.password_hash, coalesce(p.username, p.email)
-                from people p left join credentials c on c.tenant_id = p.tenant_id and c.person_id = p.id
-                where p.tenant_id = current_tenant_id() and p.id = $1
-                """, viewer.personID
-            ).first
-            let name = try row?.decode(String?.self, at: 1) ?? ""
-            try await AccountContext.login(tenantID: tenant.id, loginName: name).enter(on: tx)
-            let failures = try await admitAttempt(in: tx, lockout: lockout, now: now)
-            return (try row?.decode(String?.self, at: 0), name, failures)
+        let subject = LoginFailures.Subject.person(viewer.personID)
+        let (stored, failures) = try await context.transaction { tx in
+            let failures = try await admitAttempt(subject, in: tx, lockout: lockout, now: now)
+            let stored = try await tx.query(LoginStatements.passwordHash, viewer.personID).first?.decode(String.self, at: 0)
+            return (stored, failures)
         }
         guard try await services.hasher.verify(current, against: stored).ok else {
             throw wrongPassword(wrong, failures: failures, lockout: lockout)
         }
         let hash = try await services.hasher.hash(new)
-        try await context.transaction(.login(tenantID: tenant.id, loginName: name)) { tx in
-            try await LoginFailures.reset(in: tx)
-        }
         try await context.transaction { tx in
-            try await tx.execute(
-                "update credentials set password_hash = $2, updated_at = now() where tenant_id = current_tenant_id() and person_id = $1",
-                viewer.personID, hash)
+            try await LoginFailures.reset(subject, in: tx)
+            try await tx.execute(LoginStatements.replacePassword, viewer.personID, hash)
             try await Sessions.revoke(personID: viewer.personID, except: viewer.sessionID, in: tx)
         }
         return true

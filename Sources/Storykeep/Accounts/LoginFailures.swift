@@ -1,16 +1,42 @@
-import Foundation
+public import Foundation
 import StorykeepCore
 import Postgres
 
-/// The `login_failures` row of the name a login looks for: read it, count one more failure,
-/// forget it after a success.
+/// The `login_failures` row of a person, or of a name nobody has: lock and read it, count one
+/// more failure, forget it after a success (Migrations/0006_accounts_login_failures_per_person.sql).
 ///
-/// Each function runs in a transaction in the ``AccountContext/login(tenantID:loginName:)``
-/// context and names no tenant or login name itself: the row is the context's, by the table's
-/// policy and by `current_tenant_id()` and `current_login_name()` (which trims and lower-cases
-/// the name, so "Sam " and "sam" share a count).
+/// A login counts on the person its name belongs to, whichever of their names was typed, so a
+/// username and an email share one count; a name that belongs to nobody counts on itself, so that
+/// unknown names cost the same and reveal nothing. Each function names no tenant itself: the row
+/// is the transaction context's, by the table's policy and `current_tenant_id()`.
 public enum LoginFailures {
-    /// Failures recorded for the name, and the database's clock, to judge them with
+    /// Whose failures a row counts.
+    public enum Subject: Sendable, Equatable {
+        /// The person the typed name belongs to; seen from their own context, or from a LOGIN
+        /// context for one of their names.
+        case person(UUID)
+        /// The name of the transaction's LOGIN context (`current_login_name()`, which trims and
+        /// lower-cases it, so "Sam " and "sam" share a count), which belongs to nobody.
+        case loginName
+
+        /// The statements of this subject's row (``LoginStatements/FailureStatements``).
+        fileprivate var statements: LoginStatements.FailureStatements {
+            switch self {
+            case .person: LoginStatements.failuresOfPerson
+            case .loginName: LoginStatements.failuresOfName
+            }
+        }
+
+        /// The parameters the statements end with: the person's id, none for a name.
+        fileprivate var parameters: [(any PostgresEncodable)?] {
+            switch self {
+            case .person(let id): [id]
+            case .loginName: []
+            }
+        }
+    }
+
+    /// Failures recorded for a subject, and the database's clock, to judge them with
     /// ``Lockout/decide(failures:lastFailureAt:now:)`` against the same clock that recorded them.
     public struct Record: Sendable, Equatable {
         /// Failures in a row; 0 when none is recorded.
@@ -21,49 +47,32 @@ public enum LoginFailures {
         public var now: Date
     }
 
-    /// The failures recorded for the context's name. With `locking`, the row (if any) is locked
-    /// until the transaction ends, so that concurrent attempts on one name are judged one after
-    /// the other, each seeing the failures counted before it.
-    public static func read(in tx: some PostgresQueryable, locking: Bool = false) async throws -> Record {
-        if locking {
-            _ = try await tx.query(
-                "select 1 from login_failures where tenant_id = current_tenant_id() and login_name = current_login_name() for update")
-        }
-        let rows = try await tx.query(
-            """
-            select coalesce(f.failures, 0), f.last_failure_at, now()
-            from (select 1) as one
-            left join login_failures f
-                on f.tenant_id = current_tenant_id() and f.login_name = current_login_name()
-            """)
+    /// The failures recorded for `subject`. With `locking`, first takes a transaction-level
+    /// advisory lock on the tenant and subject, so that concurrent attempts are judged one after
+    /// the other, each seeing the failures counted before it — also before the first failure,
+    /// when there is no row yet that a row lock could hold.
+    public static func read(_ subject: Subject, in tx: some PostgresQueryable, locking: Bool = false) async throws -> Record {
+        if locking { _ = try await tx.query(subject.statements.lock, parameters: subject.parameters) }
+        let rows = try await tx.query(subject.statements.read, parameters: subject.parameters)
         let row = rows[0]
         return Record(
             failures: try row.decode(Int.self, at: 0), lastFailureAt: try row.decode(Date?.self, at: 1),
             now: try row.decode(Date.self, at: 2))
     }
 
-    /// Counts one more failure for the context's name, at `time` (by default the database's
-    /// `now()`; the server passes its own clock, the one it judges the back-off by), and returns
-    /// the new count.
+    /// Counts one more failure for `subject`, at `time` (by default the database's `now()`; the
+    /// server passes its own clock, the one it judges the back-off by), and returns the new count.
     @discardableResult
-    public static func recordFailure(in tx: some PostgresQueryable, at time: Date? = nil) async throws -> Record {
-        let rows = try await tx.query(
-            """
-            insert into login_failures (tenant_id, login_name, failures, last_failure_at)
-            values (current_tenant_id(), current_login_name(), 1, coalesce($1, now()))
-            on conflict (tenant_id, login_name)
-                do update set failures = login_failures.failures + 1, last_failure_at = excluded.last_failure_at
-            returning failures, last_failure_at, now()
-            """, time)
+    public static func recordFailure(_ subject: Subject, in tx: some PostgresQueryable, at time: Date? = nil) async throws -> Record {
+        let rows = try await tx.query(subject.statements.record, parameters: [time] + subject.parameters)
         let row = rows[0]
         return Record(
             failures: try row.decode(Int.self, at: 0), lastFailureAt: try row.decode(Date.self, at: 1),
             now: try row.decode(Date.self, at: 2))
     }
 
-    /// Forgets the context's failures: the login succeeded.
-    public static func reset(in tx: some PostgresQueryable) async throws {
-        try await tx.execute(
-            "delete from login_failures where tenant_id = current_tenant_id() and login_name = current_login_name()")
+    /// Forgets `subject`'s failures: they logged in, or set a new password.
+    public static func reset(_ subject: Subject, in tx: some PostgresQueryable) async throws {
+        try await tx.execute(subject.statements.reset, parameters: subject.parameters)
     }
 }

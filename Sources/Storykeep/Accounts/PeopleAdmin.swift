@@ -54,6 +54,8 @@ public struct IssuedActivation: Sendable {
     public var person: PersonRecord
     public var code: ActivationCode
     public var expiresAt: Date
+    /// The approved reset the code is for; nil for an onboarding code.
+    var passwordReset: PasswordResetRecord?
 
     /// The GraphQL type `ActivationPayload`.
     func graphQLValue(termsVersion: String) -> GraphQLValue {
@@ -61,6 +63,7 @@ public struct IssuedActivation: Sendable {
             "person": person.graphQLValue(termsVersion: termsVersion),
             "activationCode": .string(code.displayText),
             "activationCodeExpiresAt": .string(DateTimeScalar.string(expiresAt)),
+            "passwordReset": passwordReset?.graphQLValue(termsVersion: termsVersion) ?? .null,
         ])
     }
 }
@@ -77,18 +80,24 @@ public enum PeopleAdmin {
         return try await issueCode(for: try await insert(person, in: tx), in: tx)
     }
 
+    /// `createPerson`: ``create(_:in:)`` for a logged-in admin, who adds people of every role but
+    /// their own. Admins are added by the service's operator (`storykeep user create`), so that no
+    /// admin can make a second admin account to approve their own password resets with
+    /// (``PasswordResets``); the policy `people_insert_admins` holds the same.
+    static func createForAdmin(_ person: NewPerson, in tx: some PostgresQueryable) async throws -> IssuedActivation {
+        guard person.role != .agencyAdmin else {
+            throw GraphQLError.forbidden(
+                "Agency admins are added by the service's operator, so that a password reset always takes two admins.")
+        }
+        return try await create(person, in: tx)
+    }
+
     /// The person already in the tenant with `person`'s username or email, if any (compared as
     /// logins compare them, case folded). Throws BAD_USER_INPUT when that person has another role:
     /// they are not the one described.
     public static func existing(_ person: NewPerson, in tx: some PostgresQueryable) async throws -> PersonRecord? {
         let person = try person.checked()
-        let rows = try await tx.query(
-            """
-            select \(PersonRecord.columns) from people p
-            where p.tenant_id = current_tenant_id() and (p.username_key = lower($1) or p.email_key = lower($2))
-            order by p.created_at, p.id
-            limit 1
-            """, person.username, person.email)
+        let rows = try await tx.query(PeopleStatements.personByLogin, person.username, person.email)
         guard let found = try rows.first.map(PersonRecord.init(row:)) else { return nil }
         guard found.role == person.role else {
             let sameUsername = person.username != nil && found.username?.lowercased() == person.username?.lowercased()
@@ -135,28 +144,37 @@ public enum PeopleAdmin {
     private static func insert(_ person: NewPerson, in tx: some PostgresQueryable) async throws -> PersonRecord {
         let rows = try await PeopleInput.uniquely {
             try await tx.query(
-                """
-                insert into people as p (tenant_id, role, display_name, username, email, external_ref)
-                values (current_tenant_id(), $1::person_role, $2, $3, $4, $5)
-                returning \(PersonRecord.columns)
-                """, person.role.rawValue, person.displayName, person.username, person.email, person.externalRef)
+                PeopleStatements.insert,
+                person.role.rawValue, person.displayName, person.username, person.email, person.externalRef)
         }
         return try PersonRecord(row: rows[0])
     }
 
-    /// A new code for the person with `id`; their unused codes stop working.
+    /// `issueActivationCode(personId)`: a new onboarding code for someone who has never set a
+    /// password; their unused codes stop working. Anyone who has a password needs a reset that a
+    /// second member of staff approves (``PasswordResets``).
     static func reissueCode(personID: String, in tx: some PostgresQueryable) async throws -> IssuedActivation {
         let person = try await find(personID, in: tx)
         guard !person.disabled else {
             throw GraphQLError.badUserInput(field: "personId", "This person is switched off: they cannot log in.")
         }
-        // Expired now (but after they were made, as activation_codes_expiry wants).
-        try await tx.execute(
-            """
-            update activation_codes set expires_at = greatest(now(), created_at + interval '1 millisecond')
-            where tenant_id = current_tenant_id() and person_id = $1 and used_at is null and expires_at > now()
-            """, person.id)
-        return try await issueCode(for: person, in: tx)
+        let hasPassword = GraphQLError.badUserInput(
+            field: "personId",
+            "\(person.displayName) has set a password already: a new one needs a second member of staff. "
+                + "Ask for it with requestPasswordReset; another admin approves it.")
+        guard person.activatedAt == nil else { throw hasPassword }
+        try await expireCodes(personID: person.id, in: tx)
+        do {
+            return try await issueCode(for: person, in: tx)
+        } catch let error as PostgresError where error.sqlState == PostgresError.SQLState.insufficientPrivilege {
+            // activation_codes_onboarding_or_reset: they set their password a moment ago.
+            throw hasPassword
+        }
+    }
+
+    /// Expires the person's unused codes now (but after they were made, as activation_codes_expiry wants).
+    static func expireCodes(personID: UUID, in tx: some PostgresQueryable) async throws {
+        try await tx.execute(PeopleStatements.expireCodes, personID)
     }
 
     /// Switches the person off: no more logins, their sessions and codes end now.
@@ -165,14 +183,9 @@ public enum PeopleAdmin {
         guard person.id != viewer.personID else {
             throw GraphQLError.badUserInput(field: "personId", "You cannot switch yourself off.")
         }
-        try await tx.execute(
-            "update people set disabled_at = now() where tenant_id = current_tenant_id() and id = $1 and disabled_at is null", person.id)
+        try await tx.execute(PeopleStatements.disable, person.id)
         try await Sessions.revoke(personID: person.id, in: tx)
-        try await tx.execute(
-            """
-            update activation_codes set expires_at = greatest(now(), created_at + interval '1 millisecond')
-            where tenant_id = current_tenant_id() and person_id = $1 and used_at is null and expires_at > now()
-            """, person.id)
+        try await expireCodes(personID: person.id, in: tx)
         guard let disabled = try await PersonRecord.find(person.id, in: tx) else { throw GraphQLError.internal() }
         return disabled
     }
@@ -184,15 +197,7 @@ public enum PeopleAdmin {
     ) async throws -> GraphQLValue {
         guard (1...100).contains(first) else { throw GraphQLError.badUserInput(field: "first", "Ask for 1 to 100 people at a time.") }
         let position = try cursors.position(after: after, of: PersonPosition.self)
-        let rows = try await tx.query(
-            """
-            select \(PersonRecord.columns), p.created_at
-            from people p
-            where p.tenant_id = current_tenant_id() and ($1::text is null or p.role::text = $1)
-              and ($2::timestamptz is null or (p.created_at, p.id) > ($2::timestamptz, $3::uuid))
-            order by p.created_at, p.id
-            limit $4
-            """, role, position?.createdAt, position?.id, first + 1)
+        let rows = try await tx.query(PeopleStatements.page, role, position?.createdAt, position?.id, first + 1)
         var edges: [GraphQLValue] = []
         var endCursor: GraphQLValue = .null
         for row in rows.prefix(first) {
@@ -208,21 +213,22 @@ public enum PeopleAdmin {
         ])
     }
 
-    private static func find(_ id: String, in tx: some PostgresQueryable) async throws -> PersonRecord {
+    /// The person `id` names, or BAD_USER_INPUT naming `personId`.
+    static func find(_ id: String, in tx: some PostgresQueryable) async throws -> PersonRecord {
         guard let uuid = UUID(uuidString: id), let person = try await PersonRecord.find(uuid, in: tx) else {
             throw GraphQLError.badUserInput(field: "personId", "There is no such person in this agency.")
         }
         return person
     }
 
-    private static func issueCode(for person: PersonRecord, in tx: some PostgresQueryable) async throws -> IssuedActivation {
+    /// A new code for `person`: an onboarding code, or with `passwordReset`, the code of that
+    /// approved reset (the policy `activation_codes_onboarding_or_reset` admits no other).
+    static func issueCode(
+        for person: PersonRecord, passwordReset: UUID? = nil, lifetimeHours: Int = activationCodeLifetimeDays * 24,
+        in tx: some PostgresQueryable
+    ) async throws -> IssuedActivation {
         let code = try ActivationCode.generate()
-        let rows = try await tx.query(
-            """
-            insert into activation_codes (tenant_id, person_id, code_hash, expires_at)
-            values (current_tenant_id(), $1, $2, now() + $3::int * interval '1 day')
-            returning expires_at
-            """, person.id, code.storageHash, activationCodeLifetimeDays)
+        let rows = try await tx.query(PeopleStatements.issueCode, person.id, code.storageHash, lifetimeHours, passwordReset)
         return IssuedActivation(person: person, code: code, expiresAt: try rows[0].decode(Date.self, at: 0))
     }
 }

@@ -15,14 +15,14 @@ public struct PersonRecord: Sendable, Equatable {
     public var termsVersionAccepted: String?
     public var termsAcceptedAt: Date?
     public var createdAt: Date
+    /// When they first set a password; nil until then (they can be given an onboarding code).
+    public var activatedAt: Date?
 
-    /// The columns ``init(row:)`` reads, in order, for a `select` from `people` (aliased `p`).
-    static let columns = """
-        p.id, p.role::text, p.display_name, p.username, p.email, p.external_ref, p.disabled_at is not null,
-        p.terms_version_accepted, p.terms_accepted_at, p.created_at
-        """
-    /// How many columns ``columns`` has: a query may select more after them.
-    static let columnCount = 10
+    /// How many columns ``init(row:)`` reads: `p.id, p.role::text, p.display_name, p.username,
+    /// p.email, p.external_ref, p.disabled_at is not null, p.terms_version_accepted,
+    /// p.terms_accepted_at, p.created_at, p.activated_at` of `people p`, in that order. A query may
+    /// select more after them.
+    static let columnCount = 11
 
     init(row: PostgresRow) throws {
         id = try row.decode(UUID.self, at: 0)
@@ -38,12 +38,12 @@ public struct PersonRecord: Sendable, Equatable {
         termsVersionAccepted = try row.decode(String?.self, at: 7)
         termsAcceptedAt = try row.decode(Date?.self, at: 8)
         createdAt = try row.decode(Date.self, at: 9)
+        activatedAt = try row.decode(Date?.self, at: 10)
     }
 
     /// The person with this id, as far as the transaction's context may see them.
     static func find(_ id: UUID, in tx: some PostgresQueryable) async throws -> PersonRecord? {
-        let rows = try await tx.query(
-            "select \(columns) from people p where p.tenant_id = current_tenant_id() and p.id = $1", id)
+        let rows = try await tx.query(PeopleStatements.person, id)
         return try rows.first.map(PersonRecord.init(row:))
     }
 
@@ -62,6 +62,7 @@ public struct PersonRecord: Sendable, Equatable {
             "termsVersionAccepted": termsVersionAccepted.map(GraphQLValue.string) ?? .null,
             "termsAcceptedAt": termsAcceptedAt.map { .string(DateTimeScalar.string($0)) } ?? .null,
             "createdAt": .string(DateTimeScalar.string(createdAt)),
+            "activatedAt": activatedAt.map { .string(DateTimeScalar.string($0)) } ?? .null,
         ])
     }
 }

@@ -16,13 +16,7 @@ enum Sessions {
     /// The policies do most of the checking: the session must be the tenant's, not revoked and
     /// not expired (`sessions_visible`); here the person must not be switched off.
     static func authenticate(in tx: PostgresTransaction, tenantID: UUID, policy: SessionPolicy) async throws -> Viewer? {
-        let rows = try await tx.query(
-            """
-            select s.id, s.person_id, p.role::text, s.last_used_at < now() - $1::int * interval '1 second'
-            from sessions s
-            join people p on p.tenant_id = s.tenant_id and p.id = s.person_id
-            where s.tenant_id = current_tenant_id() and s.token_hash = current_secret_hash() and p.disabled_at is null
-            """, slideGranularitySeconds)
+        let rows = try await tx.query(SessionStatements.authenticate, slideGranularitySeconds)
         guard let row = rows.first, let role = PersonRole(rawValue: try row.decode(String.self, at: 2)) else {
             try await AccountContext.anonymous(tenantID: tenantID).enter(on: tx)
             return nil
@@ -30,11 +24,7 @@ enum Sessions {
         let viewer = Viewer(personID: try row.decode(UUID.self, at: 1), role: role, sessionID: try row.decode(UUID.self, at: 0))
         try await AccountContext.person(tenantID: tenantID, personID: viewer.personID, role: role).enter(on: tx)
         if try row.decode(Bool.self, at: 3) {
-            try await tx.execute(
-                """
-                update sessions set last_used_at = now(), expires_at = least(now() + $2::int * interval '1 second', max_expires_at)
-                where tenant_id = current_tenant_id() and id = $1
-                """, viewer.sessionID, policy.idleTimeoutSeconds)
+            try await tx.execute(SessionStatements.slide, viewer.sessionID, policy.idleTimeoutSeconds)
         }
         return viewer
     }
@@ -44,31 +34,19 @@ enum Sessions {
     static func start(in tx: some PostgresQueryable, personID: UUID, policy: SessionPolicy) async throws -> (SessionToken, Date) {
         let token = try SessionToken.generate()
         let rows = try await tx.query(
-            """
-            insert into sessions (tenant_id, person_id, token_hash, expires_at, max_expires_at)
-            values (current_tenant_id(), $1, $2,
-                    now() + least($3::int, $4::int) * interval '1 second', now() + $4::int * interval '1 second')
-            returning expires_at
-            """, personID, token.storageHash, policy.idleTimeoutSeconds, policy.maxLifetimeSeconds)
+            SessionStatements.start, personID, token.storageHash, policy.idleTimeoutSeconds, policy.maxLifetimeSeconds)
         return (token, try rows[0].decode(Date.self, at: 0))
     }
 
     /// Ends the person's live sessions, all but `except`; returns how many ended.
     @discardableResult
     static func revoke(personID: UUID, except: UUID? = nil, in tx: some PostgresQueryable) async throws -> Int {
-        try await tx.execute(
-            """
-            update sessions set revoked_at = now()
-            where tenant_id = current_tenant_id() and person_id = $1 and revoked_at is null
-              and ($2::uuid is null or id <> $2::uuid)
-            """, personID, except)
+        try await tx.execute(SessionStatements.revokeAll, personID, except)
     }
 
     /// Ends one session.
     static func revoke(sessionID: UUID, in tx: some PostgresQueryable) async throws {
-        try await tx.execute(
-            "update sessions set revoked_at = now() where tenant_id = current_tenant_id() and id = $1 and revoked_at is null",
-            sessionID)
+        try await tx.execute(SessionStatements.revoke, sessionID)
     }
 }
 

@@ -27,28 +27,13 @@ public struct ArchiveStore<Database: PostgresQueryable>: Sendable {
     /// if the person has no archived entry `id` (never had, or purged already); refused if it is
     /// a check-in and its day has had another check-in since.
     public func restoreEntry(id: UUID) async throws -> Entry {
-        let row = try await database.query(
-            """
-            select e.kind = 'MOOD' and exists (
-                       select from entries o
-                       where o.tenant_id = e.tenant_id and o.author_id = e.author_id and o.day = e.day
-                         and o.kind = 'MOOD' and o.archived_at is null)
-            from entries e
-            where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.id = $1
-              and e.archived_at is not null
-            """, id
-        ).first
+        let row = try await database.query(ArchiveStatements.restoreCheck, id).first
         guard let row else { throw JournalError.notFound(id: id) }
         guard try !row.decode(Bool.self, at: 0) else {
             throw JournalError.badInput(field: "id", message: "that day has a newer mood check-in; change that one instead")
         }
         // The purge may have taken it since: then nothing is restored.
-        let restored = try await database.execute(
-            """
-            update entries set archived_at = null
-            where tenant_id = current_tenant_id() and author_id = current_person_id() and id = $1
-              and archived_at is not null
-            """, id)
+        let restored = try await database.execute(ArchiveStatements.restore, id)
         guard restored == 1 else { throw JournalError.notFound(id: id) }
         return try await JournalStore(database).entry(id: id)!
     }
@@ -61,15 +46,8 @@ public struct ArchiveStore<Database: PostgresQueryable>: Sendable {
         guard (0...JournalStore<Database>.maxPageSize).contains(first) else {
             throw JournalError.badInput(field: "first", message: "must be 0 to \(JournalStore<Database>.maxPageSize)")
         }
-        let rows = try await database.query(
-            """
-            select \(EntryRows.columns), e.archived_at
-            from entries e
-            where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.archived_at is not null
-              and ($1::timestamptz is null or (e.archived_at, e.id) < ($1::timestamptz, $2::uuid))
-            order by e.archived_at desc, e.id desc
-            limit $3
-            """, after?.archivedAt, after?.id, first + 1)
+        let position = after ?? .start
+        let rows = try await database.query(ArchiveStatements.archivePage, position.archivedAt, position.id, first + 1)
         var entries = try rows.prefix(first).map { try EntryRows.decode($0).entry }
         let archivedAt = try rows.prefix(first).map { try $0.decode(PostgresTimestamp.self, at: 10) }
         try await EntryRows.attach(to: &entries, on: database)
@@ -93,6 +71,10 @@ public struct ArchivePosition: CursorPosition, Hashable {
     public static var list: String { "archive" }
 
     public var fields: [String] { [String(archivedAt.microsecondsSince2000), id.lowercased] }
+
+    /// Past every archived entry (the last moment PostgreSQL has, the greatest id): where the
+    /// first page starts.
+    static let start = ArchivePosition(archivedAt: .latest, id: UUID(uuidString: "ffffffff-ffff-ffff-ffff-ffffffffffff")!)
 
     public init(archivedAt: PostgresTimestamp, id: UUID) {
         self.archivedAt = archivedAt
@@ -159,28 +141,13 @@ public enum ArchivePurge {
         let seconds = Double(retention.components.seconds) + Double(retention.components.attoseconds) / 1e18
         let cutoff = now.addingTimeInterval(-seconds)
         try await AccountContext.tenantOperator(tenantID: tenantID).enter(on: database)
-        let people = try await database.query("select id, role::text from people where tenant_id = current_tenant_id() order by id")
+        let people = try await database.query(ArchiveStatements.people)
             .map { (try $0.decode(UUID.self, at: 0), try $0.decode(String.self, at: 1)) }
         var total = Outcome(entries: 0, media: 0)
         for (person, roleName) in people {
             guard let role = PersonRole(rawValue: roleName) else { continue }
             try await AccountContext.person(tenantID: tenantID, personID: person, role: role).enter(on: database)
-            let row = try await database.query(
-                """
-                with purged as (
-                    delete from entries e
-                    where e.tenant_id = current_tenant_id() and e.author_id = current_person_id()
-                      and e.archived_at is not null and e.archived_at < $1
-                    returning e.tenant_id, e.id
-                ), purged_media as (
-                    delete from media m
-                    using entry_media em, purged p
-                    where em.tenant_id = p.tenant_id and em.entry_id = p.id
-                      and m.tenant_id = em.tenant_id and m.id = em.media_id
-                    returning m.id
-                )
-                select (select count(*) from purged), (select count(*) from purged_media)
-                """, cutoff)[0]
+            let row = try await database.query(ArchiveStatements.purgePerson, cutoff)[0]
             total.entries += try row.decode(Int.self, at: 0)
             total.media += try row.decode(Int.self, at: 1)
         }

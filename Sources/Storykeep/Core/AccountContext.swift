@@ -34,32 +34,44 @@ public enum AccountContext: Sendable, Equatable {
 
     /// The settings for `PostgresPool.transaction(settings:)`.
     public var settings: [String: String] {
-        var tenant: UUID, person = "", role: String, loginName = "", secretHash = ""
-        switch self {
-        case .anonymous(let tenantID):
-            (tenant, role) = (tenantID, "")
-        case .login(let tenantID, let name):
-            (tenant, role, loginName) = (tenantID, "LOGIN", name)
-        case .authentication(let tenantID, let hash):
-            (tenant, role, secretHash) = (tenantID, "AUTHENTICATION", Crypto.hex(hash))
-        case .activation(let tenantID, let hash):
-            (tenant, role, secretHash) = (tenantID, "ACTIVATION", Crypto.hex(hash))
-        case .person(let tenantID, let personID, let personRole):
-            (tenant, person, role) = (tenantID, personID.uuidString, personRole.rawValue)
-        case .tenantOperator(let tenantID):
-            (tenant, role) = (tenantID, PersonRole.agencyAdmin.rawValue)
-        }
+        let values = values
         return [
-            "storykeep.tenant_id": tenant.uuidString, "storykeep.person_id": person, "storykeep.role": role,
-            "storykeep.login_name": loginName, "storykeep.secret_hash": secretHash,
+            "storykeep.tenant_id": values.tenant, "storykeep.person_id": values.person, "storykeep.role": values.role,
+            "storykeep.login_name": values.loginName, "storykeep.secret_hash": values.secretHash,
         ]
     }
 
-    /// Switches the transaction `tx` to this context, transaction-locally.
+    /// Switches the transaction `tx` to this context, transaction-locally: every setting, in
+    /// one statement.
     public func enter(on tx: some PostgresQueryable) async throws {
-        let settings = settings.sorted { $0.key < $1.key }
-        let calls = settings.indices.map { "set_config($\(2 * $0 + 1), $\(2 * $0 + 2), true)" }
-        let parameters: [(any PostgresEncodable)?] = settings.flatMap { [$0.key, $0.value] }
-        try await tx.execute("select " + calls.joined(separator: ", "), parameters: parameters)
+        let values = values
+        try await tx.execute(
+            Self.enterStatement, values.tenant, values.person, values.role, values.loginName, values.secretHash)
+    }
+
+    /// Sets the settings of a context: $1 tenant id, $2 person id, $3 role, $4 login name,
+    /// $5 secret hash (empty where the context has none).
+    static let enterStatement = """
+        select set_config('storykeep.tenant_id', $1, true), set_config('storykeep.person_id', $2, true),
+               set_config('storykeep.role', $3, true), set_config('storykeep.login_name', $4, true),
+               set_config('storykeep.secret_hash', $5, true)
+        """
+
+    /// The value of each setting, empty where the context has none.
+    private var values: (tenant: String, person: String, role: String, loginName: String, secretHash: String) {
+        switch self {
+        case .anonymous(let tenantID):
+            (tenantID.uuidString, "", "", "", "")
+        case .login(let tenantID, let name):
+            (tenantID.uuidString, "", "LOGIN", name, "")
+        case .authentication(let tenantID, let hash):
+            (tenantID.uuidString, "", "AUTHENTICATION", "", Crypto.hex(hash))
+        case .activation(let tenantID, let hash):
+            (tenantID.uuidString, "", "ACTIVATION", "", Crypto.hex(hash))
+        case .person(let tenantID, let personID, let personRole):
+            (tenantID.uuidString, personID.uuidString, personRole.rawValue, "", "")
+        case .tenantOperator(let tenantID):
+            (tenantID.uuidString, "", PersonRole.agencyAdmin.rawValue, "", "")
+        }
     }
 }

@@ -62,10 +62,14 @@ extension TextLimit {
     /// A notification's title (Migrations/0011_notifications.sql), which the notifying module
     /// builds: a longer one is cut, not refused.
     public static let notificationTitle = TextLimit(1...200, constraint: "notifications_title_length")
+    /// Why a member of staff asks for someone's password to be reset.
+    public static let passwordResetReason = TextLimit(1...500, constraint: "password_reset_requests_reason_length")
+    /// What a member of staff notes when refusing a password reset.
+    public static let passwordResetNote = TextLimit(1...500, constraint: "password_reset_events_note_length")
 
     /// Every limit, for the test that holds them to the database's constraints.
     public static let all: [TextLimit] = [
         tenantSlug, personDisplayName, externalRef, email, loginName, entryText, mood, background, suggestion, tagName,
-        profileDisplayName, avatar, notificationTitle,
+        profileDisplayName, avatar, passwordResetReason, passwordResetNote, notificationTitle,
     ]
 }

@@ -29,38 +29,18 @@ public struct CheckInStore<Database: PostgresQueryable>: Sendable {
     public func checkIn(day: PostgresDate, mood: String, note: String? = nil) async throws -> Entry {
         try JournalStore<Database>.checkLength(mood, field: "mood", .mood)
         try JournalStore<Database>.checkLength(note, field: "note", .entryText)
-        let rows = try await database.query(
-            """
-            insert into entries (tenant_id, author_id, day, kind, body, mood)
-            values (current_tenant_id(), current_person_id(), $1, 'MOOD', $2, $3)
-            on conflict (tenant_id, author_id, day) where kind = 'MOOD' and archived_at is null
-            do update set mood = excluded.mood, body = coalesce(excluded.body, entries.body), updated_at = clock_timestamp()
-            returning id
-            """, day, note, mood)
+        let rows = try await database.query(CheckInStatements.checkIn, day, note, mood)
         return try await JournalStore(database).entry(id: try rows[0].decode(UUID.self, at: 0))!
     }
 
     /// Records that the person skipped `day`'s check-in; skipping twice is once.
     public func skip(day: PostgresDate) async throws {
-        try await database.execute(
-            """
-            insert into check_in_skips (tenant_id, person_id, day)
-            values (current_tenant_id(), current_person_id(), $1)
-            on conflict do nothing
-            """, day)
+        try await database.execute(CheckInStatements.skip, day)
     }
 
     /// Whether the person has checked in on `day`, skipped it, or neither: one statement.
     public func status(day: PostgresDate) async throws -> CheckInStatus {
-        let row = try await database.query(
-            """
-            select e.id, e.mood,
-                   exists (select from check_in_skips s where s.tenant_id = current_tenant_id()
-                             and s.person_id = current_person_id() and s.day = $1)
-            from (select) as one
-            left join entries e on e.tenant_id = current_tenant_id() and e.author_id = current_person_id()
-                 and e.day = $1 and e.kind = 'MOOD' and e.archived_at is null
-            """, day)[0]
+        let row = try await database.query(CheckInStatements.status, day)[0]
         if let id = try row.decode(UUID?.self, at: 0) {
             return .done(entryID: id, mood: try row.decode(String.self, at: 1))
         }

@@ -2,16 +2,13 @@ import Foundation
 import StorykeepCore
 import Postgres
 
-/// How entries are read: the columns every query selects, and the loading of the media of a whole
-/// set of entries in one statement, whatever its size (no statement per entry).
+/// How entries are read: the decoding of the rows of the statements that select entries, and
+/// the loading of the media of a whole set of entries in one statement, whatever its size (no
+/// statement per entry).
 package enum EntryRows {
-    /// The columns of `entries e` that `decode` reads, in order.
-    package static let columns = """
-        e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at
-        """
-
-    /// Decodes a row of `columns`, with its position in the journal's order; the media are left
-    /// empty for `attach` to fill.
+    /// Decodes a row that starts with the columns `e.id, e.day, e.kind, e.body, e.mood,
+    /// e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at` of `entries e`, with
+    /// its position in the journal's order; the media are left empty for `attach` to fill.
     package static func decode(_ row: PostgresRow) throws -> (entry: Entry, position: EntryPosition) {
         let kindName = try row.decode(String.self, at: 2)
         guard let kind = EntryKind(rawValue: kindName) else {
@@ -31,37 +28,19 @@ package enum EntryRows {
         guard !entries.isEmpty else { return }
         let ids = entries.map(\.id)
         var media: [UUID: [MediaInfo]] = [:]
-        for row in try await database.query(
-            """
-            select em.entry_id, \(MediaRows.columns)
-            from entry_media em join media m on m.tenant_id = em.tenant_id and m.id = em.media_id
-            where em.tenant_id = current_tenant_id() and em.entry_id = any($1::uuid[])
-            order by em.entry_id, em.position
-            """, ids)
-        {
+        for row in try await database.query(JournalStatements.mediaOfEntries, ids) {
             media[try row.decode(UUID.self, at: 0), default: []].append(try MediaRows.decode(row, from: 1))
         }
         for index in entries.indices {
             entries[index].media = media[entries[index].id] ?? []
         }
     }
-
-    /// The SQL of the space-separated names of the tags `idsParameter` (a `uuid[]` placeholder)
-    /// of the current person: what `entries.tag_names` holds for search.
-    package static func tagNames(of idsParameter: String) -> String {
-        """
-        coalesce((select string_agg(t.name, ' ' order by t.name_key) from tags t
-                  where t.tenant_id = current_tenant_id() and t.owner_id = current_person_id()
-                    and t.id = any(\(idsParameter)::uuid[])), '')
-        """
-    }
 }
 
 /// How media descriptions are read.
 package enum MediaRows {
-    /// The columns of `media m` that `decode` reads, in order.
-    package static let columns = "m.id, m.content_type, m.byte_size, m.sha256, m.created_at"
-
+    /// Decodes the columns `id, content_type, byte_size, sha256, created_at` of `media`, from the
+    /// row's column `first` on.
     package static func decode(_ row: PostgresRow, from first: Int = 0) throws -> MediaInfo {
         MediaInfo(
             id: try row.decode(UUID.self, at: first), contentType: try row.decode(String.self, at: first + 1),
@@ -83,6 +62,11 @@ public struct EntryPosition: CursorPosition, Hashable {
     public var fields: [String] {
         [String(day.daysSince2000), String(createdAt.microsecondsSince2000), id.lowercased]
     }
+
+    /// Past every entry a journal holds (the last day and moment PostgreSQL has, the greatest
+    /// id): where the first page starts.
+    static let start = EntryPosition(
+        day: .latest, createdAt: .latest, id: UUID(uuidString: "ffffffff-ffff-ffff-ffff-ffffffffffff")!)
 
     public init(day: PostgresDate, createdAt: PostgresTimestamp, id: UUID) {
         self.day = day

@@ -11,9 +11,8 @@ extension JournalStore {
     /// Three statements whatever `first` is: the entries, their tags, their media. A text filter
     /// is held to ``maxSearchLength`` and ``maxSearchWords`` (field `filter.text`).
     ///
-    /// The statement's text depends only on which filter conditions are present, never on
-    /// their values (bound as parameters), so it is prepared once per connection per shape and
-    /// each condition can use the `entries_timeline` index.
+    /// One statement text whatever the filter (``JournalStatements/entriesPage``), prepared once
+    /// per connection, its position and days conditions of the `entries_timeline` index.
     public func entries(
         first: Int, after: EntryPosition? = nil, filter: EntryFilter = EntryFilter()
     ) async throws -> Page<Entry, EntryPosition> {
@@ -62,38 +61,14 @@ extension JournalStore {
         guard (0...Self.maxPageSize).contains(first) else {
             throw JournalError.badInput(field: "first", message: "must be 0 to \(Self.maxPageSize)")
         }
-        var conditions: [String] = []
-        var parameters: [(any PostgresEncodable)?] = []
-        func bind(_ value: any PostgresEncodable) -> String {
-            parameters.append(value)
-            return "$\(parameters.count)"
-        }
-        if let after {
-            conditions.append(
-                "(e.day, e.created_at, e.id) < (\(bind(after.day))::date, \(bind(after.createdAt))::timestamptz, \(bind(after.id))::uuid)")
-        }
-        if let kinds = filter.kinds, !kinds.isEmpty { conditions.append("e.kind = any(\(bind(kinds.map(\.rawValue)))::text[])") }
-        if let from = filter.from { conditions.append("e.day >= \(bind(from))::date") }
-        if let to = filter.to { conditions.append("e.day <= \(bind(to))::date") }
-        if let tagIDs = filter.tagIDs, !tagIDs.isEmpty {
-            conditions.append(
-                """
-                exists (select from entry_tags et where et.tenant_id = e.tenant_id and et.entry_id = e.id
-                          and et.tag_id = any(\(bind(tagIDs))::uuid[]))
-                """)
-        }
-        if let text = filter.text, !text.allSatisfy(\.isWhitespace) {
-            conditions.append("e.search @@ websearch_to_tsquery('simple', \(bind(text)))")
-        }
-        let limit = bind(first + 1)
+        // The first page starts past every entry; each filter left out is "any" (null).
+        let position = after ?? .start
+        let kinds = filter.kinds.flatMap { $0.isEmpty ? nil : $0.map(\.rawValue) }
+        let tagIDs = filter.tagIDs.flatMap { $0.isEmpty ? nil : $0 }
+        let text = filter.text.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
         let rows = try await database.query(
-            """
-            select \(EntryRows.columns) from entries e
-            where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.archived_at is null
-            \(conditions.map { "and " + $0 }.joined(separator: "\n"))
-            order by e.day desc, e.created_at desc, e.id desc
-            limit \(limit)
-            """, parameters: parameters)
+            JournalStatements.entriesPage, position.day, position.createdAt, position.id,
+            filter.from ?? .earliest, filter.to ?? .latest, kinds, tagIDs, text, first + 1)
         var decoded = try rows.prefix(first).map(EntryRows.decode)
         var entries = decoded.map(\.entry)
         try await EntryRows.attach(to: &entries, on: database)
@@ -113,16 +88,7 @@ extension JournalStore {
         var days = (first.daysSince2000..<next.daysSince2000).map {
             CalendarDay(day: PostgresDate(daysSince2000: $0), entryCount: 0, moods: [])
         }
-        for row in try await database.query(
-            """
-            select e.day, count(*),
-                   coalesce(array_agg(e.mood order by e.created_at, e.id) filter (where e.mood is not null), '{}')
-            from entries e
-            where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.archived_at is null
-              and e.day >= $1 and e.day < $2
-            group by e.day
-            """, first, next)
-        {
+        for row in try await database.query(JournalStatements.calendar, first, next) {
             let day = try row.decode(PostgresDate.self, at: 0)
             days[day.daysSince2000 - first.daysSince2000].entryCount = try row.decode(Int.self, at: 1)
             days[day.daysSince2000 - first.daysSince2000].moods = try row.decode([String].self, at: 2)

@@ -26,21 +26,7 @@ public struct JournalStore<Database: PostgresQueryable>: Sendable {
     public func createEntry(_ input: EntryInput) async throws -> Entry {
         let valid = try await validate(input, entryID: nil)
         let rows = try await database.query(
-            """
-            with new_entry as (
-                insert into entries (tenant_id, author_id, day, kind, body, mood, background, suggestion, tag_names)
-                values (current_tenant_id(), current_person_id(), $1, $2, $3, $4, $5, $6, \(EntryRows.tagNames(of: "$7")))
-                returning tenant_id, id, author_id
-            ), tag_links as (
-                insert into entry_tags (tenant_id, entry_id, tag_id, author_id)
-                select e.tenant_id, e.id, t.id, e.author_id from new_entry e, unnest($7::uuid[]) as t (id)
-            ), media_links as (
-                insert into entry_media (tenant_id, entry_id, media_id, author_id, position)
-                select e.tenant_id, e.id, m.id, e.author_id, m.ord - 1
-                from new_entry e, unnest($8::uuid[]) with ordinality as m (id, ord)
-            )
-            select id from new_entry
-            """,
+            JournalStatements.createEntry,
             valid.day, valid.kind.rawValue, input.text, input.mood, input.background, input.suggestion,
             valid.tagIDs, valid.mediaIDs)
         return try await entry(id: try rows[0].decode(UUID.self, at: 0))!
@@ -52,32 +38,10 @@ public struct JournalStore<Database: PostgresQueryable>: Sendable {
     public func updateEntry(id: UUID, _ input: EntryInput) async throws -> Entry {
         let valid = try await validate(input, entryID: id)
         try await database.execute(
-            """
-            with updated as (
-                update entries set day = $2, kind = $3, body = $4, mood = $5, background = $6, suggestion = $7,
-                    tag_names = \(EntryRows.tagNames(of: "$8")), updated_at = clock_timestamp()
-                where tenant_id = current_tenant_id() and author_id = current_person_id() and id = $1
-                  and archived_at is null
-                returning tenant_id, id, author_id
-            ), untagged as (
-                delete from entry_tags et using updated u
-                where et.tenant_id = u.tenant_id and et.entry_id = u.id and et.tag_id <> all($8::uuid[])
-            ), tagged as (
-                insert into entry_tags (tenant_id, entry_id, tag_id, author_id)
-                select u.tenant_id, u.id, t.id, u.author_id from updated u, unnest($8::uuid[]) as t (id)
-                on conflict do nothing
-            )
-            delete from entry_media em using updated u where em.tenant_id = u.tenant_id and em.entry_id = u.id
-            """,
+            JournalStatements.updateEntry,
             id, valid.day, valid.kind.rawValue, input.text, input.mood, input.background, input.suggestion, valid.tagIDs)
-        // The files' new positions, once the old ones are gone (one statement could not order the
-        // deletion before the insertion).
-        try await database.execute(
-            """
-            insert into entry_media (tenant_id, entry_id, media_id, author_id, position)
-            select current_tenant_id(), $1, m.id, current_person_id(), m.ord - 1
-            from unnest($2::uuid[]) with ordinality as m (id, ord)
-            """, id, valid.mediaIDs)
+        // Its files again, in their new order, now that the old links are gone.
+        try await database.execute(JournalStatements.attachMedia, id, valid.mediaIDs)
         return try await entry(id: id)!
     }
 
@@ -85,12 +49,7 @@ public struct JournalStore<Database: PostgresQueryable>: Sendable {
     /// module), where it stays restorable until purged; `notFound` if they have
     /// no live entry `id`.
     public func deleteEntry(id: UUID, now: Date) async throws {
-        let archived = try await database.execute(
-            """
-            update entries set archived_at = $2
-            where tenant_id = current_tenant_id() and author_id = current_person_id() and id = $1
-              and archived_at is null
-            """, id, now)
+        let archived = try await database.execute(JournalStatements.archiveEntry, id, now)
         guard archived == 1 else { throw JournalError.notFound(id: id) }
     }
 
@@ -102,13 +61,7 @@ public struct JournalStore<Database: PostgresQueryable>: Sendable {
     /// The person's live entries among `ids`, in the order of `ids`; the others are left out.
     /// Three statements, whatever the number of ids (what a batched GraphQL load calls).
     public func entries(ids: [UUID]) async throws -> [Entry] {
-        var found = try await database.query(
-            """
-            select \(EntryRows.columns) from entries e
-            where e.tenant_id = current_tenant_id() and e.author_id = current_person_id()
-              and e.id = any($1::uuid[]) and e.archived_at is null
-            """, ids
-        ).map { try EntryRows.decode($0).entry }
+        var found = try await database.query(JournalStatements.entriesByID, ids).map { try EntryRows.decode($0).entry }
         try await EntryRows.attach(to: &found, on: database)
         let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         return ids.compactMap { byID[$0] }
@@ -139,27 +92,7 @@ public struct JournalStore<Database: PostgresQueryable>: Sendable {
         }
         let valid = ValidInput(day: day, kind: kind, tagIDs: input.tagIDs.uniqued(), mediaIDs: input.mediaIDs.uniqued())
         let row = try await database.query(
-            """
-            select
-                (select count(*) from entries e
-                 where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.id = $3
-                   and e.archived_at is null),
-                array(select x.id from unnest($1::uuid[]) with ordinality as x (id, ord)
-                      where not exists (select from tags t where t.tenant_id = current_tenant_id()
-                                          and t.owner_id = current_person_id() and t.id = x.id)
-                      order by x.ord),
-                array(select x.id from unnest($2::uuid[]) with ordinality as x (id, ord)
-                      where not exists (select from media m where m.tenant_id = current_tenant_id()
-                                          and m.owner_id = current_person_id() and m.id = x.id)
-                      order by x.ord),
-                array(select em.media_id from entry_media em
-                      where em.tenant_id = current_tenant_id() and em.author_id = current_person_id()
-                        and em.media_id = any($2::uuid[]) and em.entry_id is distinct from $3),
-                $4 = 'MOOD' and exists (
-                    select from entries e
-                    where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.day = $5
-                      and e.kind = 'MOOD' and e.archived_at is null and e.id is distinct from $3)
-            """, valid.tagIDs, valid.mediaIDs, entryID, kind.rawValue, day)[0]
+            JournalStatements.checkInput, valid.tagIDs, valid.mediaIDs, entryID, kind.rawValue, day)[0]
         if let entryID, try row.decode(Int.self, at: 0) == 0 { throw JournalError.notFound(id: entryID) }
         if let unknown = try row.decode([UUID].self, at: 1).first {
             throw JournalError.badInput(field: "tagIds", message: "no tag of yours has the id \(unknown.lowercased)")

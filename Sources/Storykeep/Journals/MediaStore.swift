@@ -27,21 +27,13 @@ public struct MediaStore<Database: PostgresQueryable>: Sendable {
             throw JournalError.badInput(
                 field: "file", message: "not an audio, video or image file of a kind Storykeep accepts")
         }
-        let rows = try await database.query(
-            """
-            insert into media (tenant_id, owner_id, content_type, bytes)
-            values (current_tenant_id(), current_person_id(), $1, $2)
-            returning \(MediaRows.columns.replacingOccurrences(of: "m.", with: ""))
-            """, contentType, bytes)
+        let rows = try await database.query(MediaStatements.upload, contentType, bytes)
         return try MediaRows.decode(rows[0])
     }
 
     /// The descriptions of the person's files among `ids`, in the order of `ids`: one statement.
     public func media(ids: [UUID]) async throws -> [MediaInfo] {
-        let found = try await database.query(
-            "select \(MediaRows.columns) from media m where m.tenant_id = current_tenant_id() and m.id = any($1::uuid[])",
-            ids
-        ).map { try MediaRows.decode($0) }
+        let found = try await database.query(MediaStatements.mediaByID, ids).map { try MediaRows.decode($0) }
         let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         return ids.compactMap { byID[$0] }
     }
@@ -51,12 +43,7 @@ public struct MediaStore<Database: PostgresQueryable>: Sendable {
     /// person may not read the file.
     public func bytes(id: UUID, offset: Int = 0, length: Int? = nil) async throws -> [UInt8]? {
         precondition(offset >= 0 && (length ?? 0) >= 0, "a range within the file")
-        let rows = try await database.query(
-            """
-            select case when $3::int8 is null then substring(m.bytes from $2::int8::int4 + 1)
-                        else substring(m.bytes from $2::int8::int4 + 1 for $3::int8::int4) end
-            from media m where m.tenant_id = current_tenant_id() and m.id = $1
-            """, id, offset, length)
+        let rows = try await database.query(MediaStatements.bytes, id, offset, length)
         return try rows.first?.decode([UInt8].self, at: 0)
     }
 

@@ -8,20 +8,7 @@ public enum Suggestions {
     /// The prompts (their text, as `Entry.suggestion` keeps it) the person answered most
     /// recently, newest first, each once: one statement over the `entries_suggestions` index.
     public static func recentlyAnswered(limit: Int, on database: some PostgresQueryable) async throws -> [String] {
-        try await database.query(
-            """
-            select suggestion from (
-                select e.suggestion, max(e.created_at) as answered_at
-                from (select suggestion, created_at from entries
-                      where tenant_id = current_tenant_id() and author_id = current_person_id()
-                        and suggestion is not null
-                      order by created_at desc limit $1 * 4) as e
-                group by e.suggestion
-            ) as answered
-            order by answered_at desc
-            limit $1
-            """, limit
-        ).map { try $0.decode(String.self, at: 0) }
+        try await database.query(JournalStatements.recentlyAnsweredPrompts, limit).map { try $0.decode(String.self, at: 0) }
     }
 
     /// Up to `count` prompts of `prompts`, in random order: those meant for `mood` (or for any

@@ -55,14 +55,7 @@ public struct ProfileStore<Database: PostgresQueryable>: Sendable {
 
     /// The person's profile, with the tenant's `defaultMoodIcons` if they chose none: one statement.
     public func profile(defaultMoodIcons: [MoodIcon]) async throws -> Profile {
-        let row = try await database.query(
-            """
-            select coalesce(pr.display_name, pe.display_name), pr.avatar, pr.avatar_media_id,
-                   coalesce(pr.colours, '{}'), pr.mood_icons, coalesce(pr.entry_backgrounds, '[]')
-            from people pe
-            left join profiles pr on pr.tenant_id = pe.tenant_id and pr.person_id = pe.id
-            where pe.tenant_id = current_tenant_id() and pe.id = current_person_id()
-            """)[0]
+        let row = try await database.query(ProfileStatements.profile)[0]
         return Profile(
             displayName: try row.decode(String.self, at: 0), avatar: try row.decode(String?.self, at: 1),
             avatarMediaID: try row.decode(UUID?.self, at: 2), colours: try row.decodeJSON([String: String].self, at: 3),
@@ -85,27 +78,13 @@ public struct ProfileStore<Database: PostgresQueryable>: Sendable {
             return try list.map { try Self.trimmed($0, field: "entryBackgrounds", .background) }
         }
         if let media = changes.avatarMediaID {
-            let isImage = try await database.query(
-                """
-                select exists (select from media m where m.tenant_id = current_tenant_id()
-                                 and m.owner_id = current_person_id() and m.id = $1 and m.content_type like 'image/%')
-                """, media)[0].decode(Bool.self, at: 0)
+            let isImage = try await database.query(ProfileStatements.isOwnImage, media)[0].decode(Bool.self, at: 0)
             guard isImage else {
                 throw JournalError.badInput(field: "avatarMediaId", message: "no image of yours has the id \(media.lowercased)")
             }
         }
         try await database.execute(
-            """
-            insert into profiles as p (tenant_id, person_id, display_name, avatar, avatar_media_id, colours, mood_icons,
-                                       entry_backgrounds, updated_at)
-            values (current_tenant_id(), current_person_id(), $1, $2, $3, coalesce($4::jsonb, '{}'), $5::jsonb,
-                    coalesce($6::jsonb, '[]'), clock_timestamp())
-            on conflict (tenant_id, person_id) do update set
-                display_name = coalesce($1, p.display_name), avatar = coalesce($2, p.avatar),
-                avatar_media_id = coalesce($3, p.avatar_media_id), colours = coalesce($4::jsonb, p.colours),
-                mood_icons = coalesce($5::jsonb, p.mood_icons), entry_backgrounds = coalesce($6::jsonb, p.entry_backgrounds),
-                updated_at = clock_timestamp()
-            """,
+            ProfileStatements.update,
             displayName, avatar, changes.avatarMediaID, changes.colours.map(PostgresJSON.init),
             changes.moodIcons.map(PostgresJSON.init), backgrounds.map(PostgresJSON.init))
         return try await profile(defaultMoodIcons: defaultMoodIcons)

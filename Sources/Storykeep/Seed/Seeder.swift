@@ -85,7 +85,7 @@ public enum Seeder {
             for _ in 0..<min(plan.options.jobs, max(batches.count, 1)) {
                 group.addTask {
                     try await app.withConnection { connection in
-                        try await connection.executeScript(temporaryTables)
+                        try await connection.executeScript(SeedStatements.temporaryTables)
                         while true {
                             let number: Int = state.mutex.withLock { state in
                                 defer { state.next += 1 }
@@ -111,7 +111,7 @@ public enum Seeder {
                                 state.digests[number] = digest
                             }
                         }
-                        try await connection.executeScript(dropTemporaryTables)
+                        try await connection.executeScript(SeedStatements.dropTemporaryTables)
                     }
                 }
             }
@@ -144,23 +144,9 @@ public enum Seeder {
         let firstDay = SeedJournalRows.micros(day: options.until.daysSince2000 - options.days, second: 9 * 3600)
         try await pool.withConnection { connection in
             try await connection.transaction(settings: AccountContext.tenantOperator(tenantID: tenantID).settings) { tx in
-                try await tx.executeScript(
-                    """
-                    create temporary table seed_people (
-                        id uuid, role text, username text, email text, display_name text, external_ref text
-                    ) on commit drop
-                    """)
-                try await rows.copy(
-                    "copy seed_people (id, role, username, email, display_name, external_ref) from stdin", on: tx)
-                let inserted = try await tx.execute(
-                    """
-                    insert into people (tenant_id, id, role, username, email, display_name, external_ref,
-                                        terms_version_accepted, terms_accepted_at, created_at)
-                    select current_tenant_id(), id, role::person_role, username, email, display_name, external_ref,
-                           $1, 'epoch'::timestamptz + $2::int8 * interval '1 microsecond',
-                           'epoch'::timestamptz + $2::int8 * interval '1 microsecond'
-                    from seed_people
-                    """, tenant.file.termsVersion, firstDay)
+                try await tx.executeScript(SeedStatements.createPeople)
+                try await rows.copy(SeedStatements.copyPeople, on: tx)
+                let inserted = try await tx.execute(SeedStatements.insertPeople, tenant.file.termsVersion, firstDay)
                 guard inserted == tenant.people.count else {
                     throw SeedError("\(tenant.slug): \(inserted) of \(tenant.people.count) people inserted")
                 }
@@ -181,20 +167,15 @@ public enum Seeder {
     ) async throws {
         guard let tenantID = tenant.id else { throw SeedError("tenant \(tenant.slug) was not created") }
         try await connection.transaction(settings: AccountContext.anonymous(tenantID: tenantID).settings) { tx in
-            try await rows.tags.copy("copy seed_tags (id, owner_id, name, created_at) from stdin", on: tx)
-            try await rows.media.copy("copy seed_media (id, owner_id, content_type, bytes, created_at) from stdin", on: tx)
-            try await rows.entries.copy(
-                """
-                copy seed_entries (id, author_id, day, kind, body, mood, background, suggestion, tag_names,
-                                   created_at, updated_at, archived_at) from stdin
-                """, on: tx)
-            try await rows.entryTags.copy("copy seed_entry_tags (entry_id, tag_id, author_id) from stdin", on: tx)
-            try await rows.entryMedia.copy(
-                "copy seed_entry_media (entry_id, media_id, author_id, position) from stdin", on: tx)
-            try await tx.executeScript("analyze seed_tags, seed_media, seed_entries, seed_entry_tags, seed_entry_media")
+            try await rows.tags.copy(SeedStatements.copyTags, on: tx)
+            try await rows.media.copy(SeedStatements.copyMedia, on: tx)
+            try await rows.entries.copy(SeedStatements.copyEntries, on: tx)
+            try await rows.entryTags.copy(SeedStatements.copyEntryTags, on: tx)
+            try await rows.entryMedia.copy(SeedStatements.copyEntryMedia, on: tx)
+            try await tx.executeScript(SeedStatements.analyzeStaged)
             for person in batch.people {
                 try await AccountContext.person(tenantID: tenantID, personID: person.id, role: person.role).enter(on: tx)
-                let row = try await tx.query(moveJournal)[0]
+                let row = try await tx.query(SeedStatements.moveJournal)[0]
                 let entries = try row.decode(Int.self, at: 0)
                 guard entries == person.entryCount else {
                     throw SeedError("\(tenant.slug), \(person.loginName): \(entries) of \(person.entryCount) entries inserted")
@@ -203,62 +184,6 @@ public enum Seeder {
             }
         }
     }
-
-    /// The current person's rows, from the temporary tables into the tenant's: one statement
-    /// (the links' foreign keys are checked at its end, when their entries, tags and files are in).
-    static let moveJournal = """
-        with moved_tags as (
-            insert into tags (tenant_id, id, owner_id, name, created_at)
-            select current_tenant_id(), id, owner_id, name, created_at from seed_tags
-            where owner_id = current_person_id()
-            returning 1
-        ), moved_media as (
-            insert into media (tenant_id, id, owner_id, content_type, bytes, created_at)
-            select current_tenant_id(), id, owner_id, content_type, bytes, created_at from seed_media
-            where owner_id = current_person_id()
-            returning 1
-        ), moved_entries as (
-            insert into entries (tenant_id, id, author_id, day, kind, body, mood, background, suggestion, tag_names,
-                                 created_at, updated_at, archived_at)
-            select current_tenant_id(), id, author_id, day, kind, body, mood, background, suggestion, tag_names,
-                   created_at, updated_at, archived_at
-            from seed_entries
-            where author_id = current_person_id()
-            returning 1
-        ), moved_tag_links as (
-            insert into entry_tags (tenant_id, entry_id, tag_id, author_id)
-            select current_tenant_id(), entry_id, tag_id, author_id from seed_entry_tags
-            where author_id = current_person_id()
-        ), moved_media_links as (
-            insert into entry_media (tenant_id, entry_id, media_id, author_id, position)
-            select current_tenant_id(), entry_id, media_id, author_id, position from seed_entry_media
-            where author_id = current_person_id()
-        )
-        select (select count(*) from moved_entries), (select count(*) from moved_tags), (select count(*) from moved_media)
-        """
-
-    /// The session's staging tables: no tenant id, no row-level security (temporary tables are
-    /// the session's own), emptied at each commit. Indexed by person, for the moves.
-    static let temporaryTables = """
-        create temporary table seed_tags (id uuid, owner_id uuid, name text, created_at timestamptz)
-            on commit delete rows;
-        create index on seed_tags (owner_id);
-        create temporary table seed_media (id uuid, owner_id uuid, content_type text, bytes bytea, created_at timestamptz)
-            on commit delete rows;
-        create index on seed_media (owner_id);
-        create temporary table seed_entries (
-            id uuid, author_id uuid, day date, kind text, body text, mood text, background text, suggestion text,
-            tag_names text, created_at timestamptz, updated_at timestamptz, archived_at timestamptz
-        ) on commit delete rows;
-        create index on seed_entries (author_id);
-        create temporary table seed_entry_tags (entry_id uuid, tag_id uuid, author_id uuid) on commit delete rows;
-        create index on seed_entry_tags (author_id);
-        create temporary table seed_entry_media (entry_id uuid, media_id uuid, author_id uuid, position integer)
-            on commit delete rows;
-        create index on seed_entry_media (author_id);
-        """
-
-    static let dropTemporaryTables = "drop table seed_tags, seed_media, seed_entries, seed_entry_tags, seed_entry_media"
 }
 
 /// What the loading connections share.

@@ -33,27 +33,16 @@ public struct TagStore<Database: PostgresQueryable>: Sendable {
     /// The person's tags in alphabetical order (ICU's root collation: case and accents count
     /// after the letters).
     public func tags() async throws -> [Tag] {
-        try await database.query(
-            """
-            select t.id, t.name from tags t
-            where t.tenant_id = current_tenant_id() and t.owner_id = current_person_id()
-            order by t.name collate "und-x-icu", t.id
-            """
-        ).map { Tag(id: try $0.decode(UUID.self, at: 0), name: try $0.decode(String.self, at: 1)) }
+        try await database.query(TagStatements.tags).map {
+            Tag(id: try $0.decode(UUID.self, at: 0), name: try $0.decode(String.self, at: 1))
+        }
     }
 
     /// The tags of each of the entries `entryIDs` that the person may read, in alphabetical
     /// order: one statement, whatever their number (what the `Entry.tags` loader calls).
     public func tags(ofEntries entryIDs: [UUID]) async throws -> [UUID: [Tag]] {
         var tags: [UUID: [Tag]] = [:]
-        for row in try await database.query(
-            """
-            select et.entry_id, t.id, t.name
-            from entry_tags et join tags t on t.tenant_id = et.tenant_id and t.id = et.tag_id
-            where et.tenant_id = current_tenant_id() and et.entry_id = any($1::uuid[])
-            order by t.name collate "und-x-icu", t.id
-            """, entryIDs)
-        {
+        for row in try await database.query(TagStatements.tagsOfEntries, entryIDs) {
             tags[try row.decode(UUID.self, at: 0), default: []].append(
                 Tag(id: try row.decode(UUID.self, at: 1), name: try row.decode(String.self, at: 2)))
         }
@@ -64,12 +53,7 @@ public struct TagStore<Database: PostgresQueryable>: Sendable {
     /// longer, or one of the person's tags already has it in any case.
     public func createTag(name: String) async throws -> Tag {
         let name = try Self.validName(name)
-        let rows = try await database.query(
-            """
-            insert into tags (tenant_id, owner_id, name) values (current_tenant_id(), current_person_id(), $1)
-            on conflict (tenant_id, owner_id, name_key) do nothing
-            returning id
-            """, name)
+        let rows = try await database.query(TagStatements.createTag, name)
         guard let row = rows.first else { throw Self.taken(name) }
         return Tag(id: try row.decode(UUID.self, at: 0), name: name)
     }
@@ -78,22 +62,10 @@ public struct TagStore<Database: PostgresQueryable>: Sendable {
     /// may take another case of its own name); `notFound` if the person has no tag `id`.
     public func renameTag(id: UUID, to name: String) async throws -> Tag {
         let name = try Self.validName(name)
-        let row = try await database.query(
-            """
-            select
-                exists (select from tags t where t.tenant_id = current_tenant_id()
-                          and t.owner_id = current_person_id() and t.id = $1),
-                exists (select from tags t where t.tenant_id = current_tenant_id()
-                          and t.owner_id = current_person_id() and t.id <> $1
-                          and t.name_key = lower($2::text collate "und-x-icu"))
-            """, id, name)[0]
+        let row = try await database.query(TagStatements.renameCheck, id, name)[0]
         guard try row.decode(Bool.self, at: 0) else { throw JournalError.notFound(id: id) }
         guard try !row.decode(Bool.self, at: 1) else { throw Self.taken(name) }
-        try await database.execute(
-            """
-            update tags set name = $2
-            where tenant_id = current_tenant_id() and owner_id = current_person_id() and id = $1
-            """, id, name)
+        try await database.execute(TagStatements.rename, id, name)
         try await refreshEntries(taggedWith: id, without: nil)
         return Tag(id: id, name: name)
     }
@@ -103,23 +75,13 @@ public struct TagStore<Database: PostgresQueryable>: Sendable {
     public func deleteTag(id: UUID) async throws {
         // The entries' search text first, while the links still say which entries carry it.
         try await refreshEntries(taggedWith: id, without: id)
-        let deleted = try await database.execute(
-            "delete from tags where tenant_id = current_tenant_id() and owner_id = current_person_id() and id = $1", id)
+        let deleted = try await database.execute(TagStatements.deleteTag, id)
         guard deleted == 1 else { throw JournalError.notFound(id: id) }
     }
 
     /// Rewrites `tag_names` of the person's entries tagged `tag`, leaving out the tag `excluded`.
     private func refreshEntries(taggedWith tag: UUID, without excluded: UUID?) async throws {
-        try await database.execute(
-            """
-            update entries e set tag_names = coalesce(
-                (select string_agg(t.name, ' ' order by t.name_key)
-                 from entry_tags et join tags t on t.tenant_id = et.tenant_id and t.id = et.tag_id
-                 where et.tenant_id = e.tenant_id and et.entry_id = e.id and t.id is distinct from $2), '')
-            where e.tenant_id = current_tenant_id() and e.author_id = current_person_id()
-              and e.id in (select et.entry_id from entry_tags et
-                           where et.tenant_id = current_tenant_id() and et.tag_id = $1)
-            """, tag, excluded)
+        try await database.execute(TagStatements.refreshTagNames, tag, excluded)
     }
 
     /// `name` trimmed, if ``TextLimit/tagName`` admits it.

@@ -27,30 +27,20 @@ public struct TenantStore: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return try await pool.transaction { tx in
-            // One apply at a time: two racing applies would both see a slug as new.
-            _ = try await tx.query("LOCK TABLE tenants IN SHARE ROW EXCLUSIVE MODE")
+            _ = try await tx.query(TenantStatements.lock)
             var changes: [TenantChange] = []
             for file in files {
                 let config = try encoder.encode(file)
                 let configText = String(decoding: config, as: UTF8.self)
-                let clash = try await tx.query(
-                    "SELECT slug, host FROM tenants, unnest(hosts) AS host WHERE slug <> $1 AND host = ANY($2) LIMIT 1",
-                    file.slug, file.hosts
-                )
+                let clash = try await tx.query(TenantStatements.hostClash, file.slug, file.hosts)
                 if let row = clash.first {
                     throw TenantStoreError.hostTaken(
                         host: try row.decode(String.self, at: 1), slug: file.slug, by: try row.decode(String.self, at: 0)
                     )
                 }
-                let existing = try await tx.query("SELECT config::text FROM tenants WHERE slug = $1", file.slug)
+                let existing = try await tx.query(TenantStatements.config, file.slug)
                 guard let row = existing.first else {
-                    _ = try await tx.query(
-                        """
-                        INSERT INTO tenants (tenant_id, slug, display_name, hosts, config, enabled)
-                        VALUES ($1, $2, $3, $4, $5::jsonb, true)
-                        """,
-                        UUID(), file.slug, file.displayName, file.hosts, configText
-                    )
+                    _ = try await tx.query(TenantStatements.insert, UUID(), file.slug, file.displayName, file.hosts, configText)
                     changes.append(.created(slug: file.slug))
                     continue
                 }
@@ -60,13 +50,7 @@ public struct TenantStore: Sendable {
                     changes.append(.unchanged(slug: file.slug))
                     continue
                 }
-                _ = try await tx.query(
-                    """
-                    UPDATE tenants SET display_name = $2, hosts = $3, config = $4::jsonb, updated_at = now()
-                    WHERE slug = $1
-                    """,
-                    file.slug, file.displayName, file.hosts, configText
-                )
+                _ = try await tx.query(TenantStatements.update, file.slug, file.displayName, file.hosts, configText)
                 changes.append(.updated(slug: file.slug, keys: keys))
             }
             return changes
@@ -80,7 +64,7 @@ public struct TenantStore: Sendable {
     /// offline; applying its file again repairs it.
     public func all(invalid: (_ slug: String, _ problem: TenantFileError) -> Void = { _, _ in }) async throws -> [Tenant] {
         let rows = try await pool.transaction { tx in
-            try await tx.query("SELECT tenant_id, enabled, slug, config::text, cursor_key FROM tenants ORDER BY slug").map { row in
+            try await tx.query(TenantStatements.all).map { row in
                 (
                     id: try row.decode(UUID.self, at: 0), enabled: try row.decode(Bool.self, at: 1),
                     slug: try row.decode(String.self, at: 2), config: try row.decode(String.self, at: 3),
@@ -107,10 +91,7 @@ public struct TenantStore: Sendable {
     /// has that slug.
     public func setEnabled(_ enabled: Bool, slug: String) async throws -> Bool {
         try await pool.transaction { tx in
-            let rows = try await tx.query(
-                "UPDATE tenants SET enabled = $2, updated_at = now() WHERE slug = $1 RETURNING slug",
-                slug, enabled
-            )
+            let rows = try await tx.query(TenantStatements.setEnabled, slug, enabled)
             return !rows.isEmpty
         }
     }

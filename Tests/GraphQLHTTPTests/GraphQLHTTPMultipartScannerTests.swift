@@ -1,7 +1,7 @@
 import NIOCore
 import Testing
 
-@testable import StorykeepServer
+@testable import GraphQLHTTP
 
 /// The multipart framing of RFC 2046 §5.1.1 (RFC 7578 for form data), read chunk by chunk.
 @Suite struct GraphQLHTTPMultipartScannerTests {

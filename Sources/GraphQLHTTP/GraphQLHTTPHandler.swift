@@ -18,13 +18,39 @@ import Hummingbird
 /// - Anything else: 415 for other content types, 405 for other methods, 406 when the
 ///   `Accept` header allows neither `application/graphql-response+json` nor `application/json`.
 ///
-/// Mount it on a route, for each schema (each tenant) its own handler:
+/// It serves any schema: the executor (``GraphQLHTTPExecutor``) runs the operations, and decides
+/// what a request runs as. For a schema with no tenancy or sessions, an executor over a
+/// `GraphQLService` (which keeps each document parsed and validated) is all it takes:
+/// ```swift
+/// import GraphQL
+/// import GraphQLHTTP
+/// import Hummingbird
+///
+/// struct ServiceExecutor: GraphQLHTTPExecutor {
+///     let service: GraphQLService
+///
+///     func execute(_ operation: GraphQLHTTPOperation, request: Request, context: BasicRequestContext) async -> GraphQLHTTPResult {
+///         let graphQLRequest = GraphQLRequest(
+///             query: operation.query, operationName: operation.operationName,
+///             variables: operation.variables, extensions: operation.extensions)
+///         if let selected = service.selectedOperation(of: graphQLRequest),
+///             !operation.allowedOperationTypes.contains(selected.type) {
+///             return .operationNotAllowed(selected.type)    // a mutation over GET: 405
+///         }
+///         let response = await service.execute(graphQLRequest)
+///         return .response(json: response.jsonBytes(), executionStarted: !response.isRequestError)
+///     }
+/// }
+///
+/// let router = Router()
+/// let handler = GraphQLHTTPHandler(executor: ServiceExecutor(service: GraphQLService(schema: schema)))
+/// router.addGraphQLRoutes(handler)                    // GET and POST /graphql
+/// try await Application(router: router).runService()
 /// ```
-/// let graphQL = GraphQLHTTPHandler(executor: tenantExecutor)
-/// router.group("t/\(slug)").addGraphQLRoutes(graphQL)            // GET and POST …/graphql
-/// // or, from a route of your own:
-/// router.post("t/:slug/graphql") { request, context in try await handlers[slug].respond(to: request, context: context) }
-/// ```
+///
+/// Several schemas (one per tenant, say) are each a handler of their own on their own route, or
+/// one handler whose executor picks the schema from the request's context and gives each its
+/// own ``GraphQLHTTPExecutor/persistedQueryScope(for:context:)``.
 public struct GraphQLHTTPHandler<Executor: GraphQLHTTPExecutor>: Sendable {
     public typealias Context = Executor.Context
 

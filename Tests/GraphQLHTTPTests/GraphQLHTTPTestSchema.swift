@@ -2,7 +2,7 @@ import GraphQL
 import Hummingbird
 import Synchronization
 
-@testable import StorykeepServer
+@testable import GraphQLHTTP
 
 /// The schema GraphQL-over-HTTP tests run against, built from SDL with resolvers: a query with
 /// arguments, a recursive type (for deep selections), an input type that nests (for deep

@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-@testable import StorykeepServer
+@testable import GraphQLHTTP
 
 /// Runs `test` against an application that serves `handler` at `/graphql`, in process.
 func withGraphQLServer<Executor: GraphQLHTTPExecutor>(
@@ -50,6 +50,20 @@ extension TestClientProtocol {
     }
 }
 
+extension TestResponse {
+    /// The body as JSON.
+    var json: GraphQLValue {
+        get throws { try GraphQLValue(json: body.readableBytesView) }
+    }
+
+    /// The messages of the body's `errors`.
+    var errorMessages: [String] {
+        ((try? json)?["errors"]?.listValue ?? []).compactMap { $0["message"]?.stringValue }
+    }
+
+    var contentType: String? { headers[.contentType] }
+}
+
 /// Percent-encodes for a query string the way URLSearchParams does (space as `+`).
 func formEncode(_ text: String) -> String {
     var out = ""
@@ -70,18 +84,4 @@ extension String {
     fileprivate func leftPadded(to width: Int) -> String {
         String(repeating: "0", count: Swift.max(0, width - count)) + self
     }
-}
-
-extension TestResponse {
-    /// The body as JSON.
-    var json: GraphQLValue {
-        get throws { try GraphQLValue(json: body.readableBytesView) }
-    }
-
-    /// The messages of the body's `errors`.
-    var errorMessages: [String] {
-        ((try? json)?["errors"]?.listValue ?? []).compactMap { $0["message"]?.stringValue }
-    }
-
-    var contentType: String? { headers[.contentType] }
 }

@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-@testable import StorykeepServer
+@testable import GraphQLHTTP
 
 /// Hostile requests: each gets a 4xx or GraphQL error, and the server answers the next request.
 /// What they catch is quadratic work and stack overflows, which take minutes or crash: each test

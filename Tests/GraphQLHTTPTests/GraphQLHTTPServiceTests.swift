@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-@testable import StorykeepServer
+@testable import GraphQLHTTP
 
 /// GraphQL over HTTP with the real engine: the status code of each kind of GraphQL outcome, in
 /// both response media types, and uploads reaching resolvers.

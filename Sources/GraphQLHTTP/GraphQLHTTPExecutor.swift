@@ -7,8 +7,8 @@ import Hummingbird
 /// validation, the document cache, execution, the schema's resolvers) is behind this seam.
 ///
 /// A conformance also decides what a request runs as: it gets the HTTP request and the
-/// Hummingbird context, so it can find the tenant and the session there and hand them to the
-/// resolvers.
+/// Hummingbird context, so it can find there whatever middleware learnt (who is asking, for
+/// which tenant) and hand it to the resolvers. The handler's doc comment has a whole executor.
 public protocol GraphQLHTTPExecutor<Context>: Sendable {
     associatedtype Context: RequestContext
 

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""A real GraphQL client against Storykeep's GraphQL over HTTP.
+"""A real GraphQL client against GraphQL over HTTP (the GraphQLHTTP target).
 
 Runs a query, a mutation, an upload (the GraphQL multipart request specification) and a field
 error with the PyPI `gql` client (its `requests` transport) against a live server, and exits
-non-zero on the first difference. `Tests/StorykeepServerTests/GraphQLHTTPClientTests.swift`
+non-zero on the first difference. `Tests/GraphQLHTTPTests/GraphQLHTTPClientTests.swift`
 starts a server with the test schema of `GraphQLHTTPTestSchema.swift` on a free loopback port
 and runs this script with that URL:
 
-    python3 Tests/GraphQLHTTPClient/gql_client.py http://127.0.0.1:PORT/graphql
+    python3 Tests/GraphQLHTTPTests/Client/gql_client.py http://127.0.0.1:PORT/graphql
 
 Needs `pip install "gql[requests]"` (`make test` installs it).
 """

@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-@testable import StorykeepServer
+@testable import GraphQLHTTP
 
 /// A multipart/form-data body, part by part.
 struct MultipartBody {

@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-@testable import StorykeepServer
+@testable import GraphQLHTTP
 
 /// A stand-in for the engine that answers with what the HTTP layer handed it, so these tests
 /// see exactly what reaches GraphQL. Documents starting with `mutation` are mutations, `{` alone

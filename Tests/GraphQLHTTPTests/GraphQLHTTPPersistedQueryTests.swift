@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-@testable import StorykeepServer
+@testable import GraphQLHTTP
 
 /// Apollo's automatic persisted queries.
 @Suite struct GraphQLHTTPPersistedQueryTests {

@@ -1,0 +1,293 @@
+-- Schema/policies.sql: the row-level security of every table of the schema public, as
+-- PostgreSQL's catalog states it once every migration in Migrations/ has run. Generated,
+-- never edited by hand: the migrations are where policies are written and explained, this
+-- is where to read what they add up to. After a migration, against a migrated database:
+--
+--     .build/debug/storykeep schema policies > Schema/policies.sql
+--
+-- (PolicyFileTests fails while this file differs from the catalog of the test database.)
+--
+-- Reading a table: with row-level security enabled, a command sees a row (USING) or may
+-- write it (WITH CHECK) when at least one permissive policy for that command admits it and
+-- every restrictive one does; with no permissive policy, no row. `for all` is every
+-- command. Forced, the table's owner is held to the policies too. The expressions are
+-- PostgreSQL's own (pg_get_expr, pretty): AND binds tighter than OR.
+
+-- activation_codes: row-level security enabled, forced; 5 policies
+alter table activation_codes enable row level security;
+alter table activation_codes force row level security;
+
+create policy activation_codes_insert on activation_codes as restrictive for insert to public
+    with check ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text);
+
+create policy activation_codes_onboarding_or_reset on activation_codes as restrictive for insert to public
+    with check (
+CASE
+    WHEN password_reset_id IS NULL THEN (person_id IN ( SELECT p.id
+       FROM people p
+      WHERE p.tenant_id = activation_codes.tenant_id AND p.activated_at IS NULL))
+    ELSE (password_reset_id IN ( SELECT e.request_id
+       FROM password_reset_events e
+         JOIN password_reset_requests r ON r.tenant_id = e.tenant_id AND r.id = e.request_id
+      WHERE e.tenant_id = activation_codes.tenant_id AND e.kind = 'APPROVED'::password_reset_event AND e.actor_id = (( SELECT current_person_id() AS current_person_id)) AND r.person_id = activation_codes.person_id))
+END);
+
+create policy activation_codes_tenant on activation_codes as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy activation_codes_update on activation_codes as restrictive for update to public
+    using ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text OR (( SELECT current_person_role() AS current_person_role)) = 'ACTIVATION'::text AND code_hash = (( SELECT current_secret_hash() AS current_secret_hash)))
+    with check ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text OR (( SELECT current_person_role() AS current_person_role)) = 'ACTIVATION'::text AND code_hash = (( SELECT current_secret_hash() AS current_secret_hash)));
+
+create policy activation_codes_visible on activation_codes as restrictive for select to public
+    using ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text OR (( SELECT current_person_role() AS current_person_role)) = 'ACTIVATION'::text AND code_hash = (( SELECT current_secret_hash() AS current_secret_hash)));
+
+-- check_in_skips: row-level security enabled, forced; 2 policies
+alter table check_in_skips enable row level security;
+alter table check_in_skips force row level security;
+
+create policy check_in_skips_own on check_in_skips as restrictive for all to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)))
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy check_in_skips_tenant on check_in_skips as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- credentials: row-level security enabled, forced; 4 policies
+alter table credentials enable row level security;
+alter table credentials force row level security;
+
+create policy credentials_insert on credentials as restrictive for insert to public
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy credentials_tenant on credentials as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy credentials_update on credentials as restrictive for update to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)))
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy credentials_visible on credentials as restrictive for select to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'LOGIN'::text AND (person_id IN ( SELECT p.id
+   FROM people p
+  WHERE p.tenant_id = credentials.tenant_id AND (p.username_key = (( SELECT current_login_name() AS current_login_name)) OR p.email_key = (( SELECT current_login_name() AS current_login_name))))));
+
+-- entries: row-level security enabled, forced; 5 policies
+alter table entries enable row level security;
+alter table entries force row level security;
+
+create policy entries_delete on entries as restrictive for delete to public
+    using (author_id = (( SELECT current_person_id() AS current_person_id)) AND archived_at IS NOT NULL);
+
+create policy entries_insert on entries as restrictive for insert to public
+    with check (author_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy entries_read on entries as restrictive for select to public
+    using (author_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy entries_tenant on entries as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy entries_update on entries as restrictive for update to public
+    using (author_id = (( SELECT current_person_id() AS current_person_id)))
+    with check (author_id = (( SELECT current_person_id() AS current_person_id)));
+
+-- entry_media: row-level security enabled, forced; 4 policies
+alter table entry_media enable row level security;
+alter table entry_media force row level security;
+
+create policy entry_media_delete on entry_media as restrictive for delete to public
+    using (author_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy entry_media_insert on entry_media as restrictive for insert to public
+    with check (author_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy entry_media_read on entry_media as restrictive for select to public
+    using (author_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy entry_media_tenant on entry_media as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- entry_tags: row-level security enabled, forced; 4 policies
+alter table entry_tags enable row level security;
+alter table entry_tags force row level security;
+
+create policy entry_tags_delete on entry_tags as restrictive for delete to public
+    using (author_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy entry_tags_insert on entry_tags as restrictive for insert to public
+    with check (author_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy entry_tags_read on entry_tags as restrictive for select to public
+    using (author_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy entry_tags_tenant on entry_tags as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- login_failures: row-level security enabled, forced; 2 policies
+alter table login_failures enable row level security;
+alter table login_failures force row level security;
+
+create policy login_failures_subject on login_failures as restrictive for all to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'LOGIN'::text AND (login_name = (( SELECT current_login_name() AS current_login_name)) OR (person_id IN ( SELECT p.id
+   FROM people p
+  WHERE p.tenant_id = login_failures.tenant_id AND (p.username_key = (( SELECT current_login_name() AS current_login_name)) OR p.email_key = (( SELECT current_login_name() AS current_login_name)))))))
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'LOGIN'::text AND (login_name = (( SELECT current_login_name() AS current_login_name)) OR (person_id IN ( SELECT p.id
+   FROM people p
+  WHERE p.tenant_id = login_failures.tenant_id AND (p.username_key = (( SELECT current_login_name() AS current_login_name)) OR p.email_key = (( SELECT current_login_name() AS current_login_name)))))));
+
+create policy login_failures_tenant on login_failures as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- media: row-level security enabled, forced; 4 policies
+alter table media enable row level security;
+alter table media force row level security;
+
+create policy media_delete on media as restrictive for delete to public
+    using (owner_id = (( SELECT current_person_id() AS current_person_id)) AND (id IN ( SELECT em.media_id
+   FROM entry_media em
+     JOIN entries e ON e.tenant_id = em.tenant_id AND e.id = em.entry_id
+  WHERE em.tenant_id = media.tenant_id AND e.archived_at IS NOT NULL)));
+
+create policy media_insert on media as restrictive for insert to public
+    with check (owner_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy media_read on media as restrictive for select to public
+    using (owner_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy media_tenant on media as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- password_reset_events: row-level security enabled, forced; 3 policies
+alter table password_reset_events enable row level security;
+alter table password_reset_events force row level security;
+
+create policy password_reset_events_insert on password_reset_events as restrictive for insert to public
+    with check (actor_id = (( SELECT current_person_id() AS current_person_id)) AND actor_name = (( SELECT p.display_name
+   FROM people p
+  WHERE p.tenant_id = password_reset_events.tenant_id AND p.id = password_reset_events.actor_id)) AND
+CASE kind
+    WHEN 'APPROVED'::password_reset_event THEN (request_id IN ( SELECT r.id
+       FROM password_reset_requests r
+      WHERE r.tenant_id = password_reset_events.tenant_id AND r.expires_at > now() AND r.requested_by <> (( SELECT current_person_id() AS current_person_id)) AND r.person_id <> (( SELECT current_person_id() AS current_person_id)) AND may_decide_password_reset(r.person_id)))
+    WHEN 'REFUSED'::password_reset_event THEN (request_id IN ( SELECT r.id
+       FROM password_reset_requests r
+      WHERE r.tenant_id = password_reset_events.tenant_id AND r.expires_at > now() AND may_decide_password_reset(r.person_id)))
+    WHEN 'COMPLETED'::password_reset_event THEN (request_id IN ( SELECT r.id
+       FROM password_reset_requests r
+      WHERE r.tenant_id = password_reset_events.tenant_id AND r.person_id = (( SELECT current_person_id() AS current_person_id))))
+    ELSE NULL::boolean
+END);
+
+create policy password_reset_events_tenant on password_reset_events as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy password_reset_events_visible on password_reset_events as restrictive for select to public
+    using ((request_id IN ( SELECT r.id
+   FROM password_reset_requests r
+  WHERE r.tenant_id = password_reset_events.tenant_id)));
+
+-- password_reset_requests: row-level security enabled, forced; 3 policies
+alter table password_reset_requests enable row level security;
+alter table password_reset_requests force row level security;
+
+create policy password_reset_requests_insert on password_reset_requests as restrictive for insert to public
+    with check ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text AND requested_by = (( SELECT current_person_id() AS current_person_id)) AND requested_by_name = (( SELECT p.display_name
+   FROM people p
+  WHERE p.tenant_id = password_reset_requests.tenant_id AND p.id = password_reset_requests.requested_by)));
+
+create policy password_reset_requests_tenant on password_reset_requests as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy password_reset_requests_visible on password_reset_requests as restrictive for select to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)) OR may_decide_password_reset(person_id));
+
+-- people: row-level security enabled, forced; 5 policies
+alter table people enable row level security;
+alter table people force row level security;
+
+create policy people_insert on people as restrictive for insert to public
+    with check ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text);
+
+create policy people_insert_admins on people as restrictive for insert to public
+    with check (role <> 'AGENCY_ADMIN'::person_role OR (( SELECT current_person_id() AS current_person_id)) IS NULL);
+
+create policy people_tenant on people as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy people_update on people as restrictive for update to public
+    using (id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text)
+    with check (id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text);
+
+create policy people_visible on people as restrictive for select to public
+    using (id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text OR (( SELECT current_person_role() AS current_person_role)) = 'LOGIN'::text AND (username_key = (( SELECT current_login_name() AS current_login_name)) OR email_key = (( SELECT current_login_name() AS current_login_name))) OR (( SELECT current_person_role() AS current_person_role)) = 'AUTHENTICATION'::text AND (id IN ( SELECT s.person_id
+   FROM sessions s
+  WHERE s.tenant_id = people.tenant_id AND s.token_hash = (( SELECT current_secret_hash() AS current_secret_hash)))));
+
+-- profiles: row-level security enabled, forced; 2 policies
+alter table profiles enable row level security;
+alter table profiles force row level security;
+
+create policy profiles_own on profiles as restrictive for all to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)))
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy profiles_tenant on profiles as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- schema_migrations: row-level security disabled, not forced; no policies
+alter table schema_migrations disable row level security;
+alter table schema_migrations no force row level security;
+
+-- sessions: row-level security enabled, forced; 4 policies
+alter table sessions enable row level security;
+alter table sessions force row level security;
+
+create policy sessions_insert on sessions as restrictive for insert to public
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy sessions_tenant on sessions as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy sessions_update on sessions as restrictive for update to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text)
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text);
+
+create policy sessions_visible on sessions as restrictive for select to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text OR (( SELECT current_person_role() AS current_person_role)) = 'AUTHENTICATION'::text AND token_hash = (( SELECT current_secret_hash() AS current_secret_hash)) AND revoked_at IS NULL AND expires_at > now());
+
+-- tags: row-level security enabled, forced; 2 policies
+alter table tags enable row level security;
+alter table tags force row level security;
+
+create policy tags_owner on tags as restrictive for all to public
+    using (owner_id = (( SELECT current_person_id() AS current_person_id)))
+    with check (owner_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy tags_tenant on tags as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- tenants: row-level security enabled, forced; 2 policies
+alter table tenants enable row level security;
+alter table tenants force row level security;
+
+create policy tenants_directory on tenants as permissive for select to storykeep_app
+    using (true);
+
+create policy tenants_provisioning on tenants as permissive for all to storykeep_owner
+    using (true)
+    with check (true);

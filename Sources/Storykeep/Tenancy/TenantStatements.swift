@@ -1,0 +1,37 @@
+/// The SQL of `TenantStore`: the `tenants` table, written as the owner role and read by any.
+/// Values only as the parameters listed above each statement.
+enum TenantStatements {
+    /// Serialises applies: two racing applies would both see a slug as new.
+    static let lock = "LOCK TABLE tenants IN SHARE ROW EXCLUSIVE MODE"
+
+    /// A tenant other than the slug $1 that answers on one of the hosts $2 (text[]): its slug
+    /// and that host.
+    static let hostClash = """
+        SELECT slug, host FROM tenants, unnest(hosts) AS host
+        WHERE slug <> $1 AND host = ANY($2)
+        LIMIT 1
+        """
+
+    /// The stored tenant file of the slug $1, as JSON text.
+    static let config = "SELECT config::text FROM tenants WHERE slug = $1"
+
+    /// A new tenant, enabled: $1 its id, $2 slug, $3 display name, $4 hosts (text[]), $5 its
+    /// tenant file as JSON text.
+    static let insert = """
+        INSERT INTO tenants (tenant_id, slug, display_name, hosts, config, enabled)
+        VALUES ($1, $2, $3, $4, $5::jsonb, true)
+        """
+
+    /// A new version of the tenant $1's file: $2 display name, $3 hosts (text[]), $4 the file
+    /// as JSON text. `enabled` is left as it is.
+    static let update = """
+        UPDATE tenants SET display_name = $2, hosts = $3, config = $4::jsonb, updated_at = now()
+        WHERE slug = $1
+        """
+
+    /// Every tenant by slug: id, enabled, slug, file (JSON text) and cursor key.
+    static let all = "SELECT tenant_id, enabled, slug, config::text, cursor_key FROM tenants ORDER BY slug"
+
+    /// Turns serving the tenant $1 on or off ($2); returns its slug, or no row if there is none.
+    static let setEnabled = "UPDATE tenants SET enabled = $2, updated_at = now() WHERE slug = $1 RETURNING slug"
+}
