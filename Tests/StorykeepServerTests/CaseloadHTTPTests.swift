@@ -3,6 +3,7 @@ import GraphQL
 import Postgres
 import Storykeep
 import StorykeepServer
+import StorykeepTestSupport
 import Testing
 
 // Issue 11, the caseload: agency admins assign adults to young people and end assignments; each
@@ -13,15 +14,17 @@ import Testing
 struct CaseloadHTTPTests {
     @Test func anAdminAssignsAndEachSideSeesTheOther() async throws {
         try await withAccounts { h in
-            let admin = try await h.adult(.agencyAdmin, "Ada Admin")
-            let sam = try await h.young("sam"), alex = try await h.young("alex")
-            let wendy = try await h.adult(.socialWorker, "Wendy Walker"), carl = try await h.adult(.carer, "Carl Carter")
-            let ivy = try await h.adult(.socialWorker, "Ivy Irwin"), dora = try await h.adult(.socialWorker, "Dora Dunn")
+            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
+            let sam = try await h.person(.youngPerson, "sam"), alex = try await h.person(.youngPerson, "alex")
+            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
+            let carl = try await h.person(.carer, "carl", displayName: "Carl Carter")
+            let ivy = try await h.person(.socialWorker, "ivy", displayName: "Ivy Irwin")
+            let dora = try await h.person(.socialWorker, "dora", displayName: "Dora Dunn")
             let profile = "mutation($i: ProfileInput!) { updateProfile(input: $i) { displayName } }"
             _ = try await h.data(profile, "updateProfile", ["i": .object(["displayName": .string("Sammy"), "avatar": .string("🦊")])], as: sam)
             _ = try await h.data(profile, "updateProfile", ["i": .object(["displayName": .string("Wen")])], as: wendy)
 
-            let assignment = try await h.assign(sam, wendy, "SOCIAL_WORKER", admin: admin)
+            let assignment = try await h.assign(sam, wendy, .socialWorker, admin: admin)
             #expect(assignment["relationship"] == .string("SOCIAL_WORKER"))
             #expect(assignment["current"] == .bool(true))
             #expect(assignment["until"] == .null)
@@ -30,8 +33,8 @@ struct CaseloadHTTPTests {
             // The admin reads names from the agency's records, not the people's own choices.
             #expect(assignment["youngPerson"] == .object(["id": sam.idValue, "role": .string("YOUNG_PERSON"), "displayName": .string("Sam"), "avatar": .null]))
             #expect(assignment["adult"] == .object(["id": wendy.idValue, "role": .string("SOCIAL_WORKER"), "displayName": .string("Wendy Walker"), "avatar": .null]))
-            try await h.assign(sam, carl, "CARER", admin: admin)
-            try await h.assign(alex, ivy, "OTHER_PROFESSIONAL", admin: admin)
+            try await h.assign(sam, carl, .carer, admin: admin)
+            try await h.assign(alex, ivy, .otherProfessional, admin: admin)
 
             // Sam's team: social workers first, by the names Sam may see (Wendy's own choice).
             let team = try await h.data(CaseloadHTTP.myTeam, "myTeam", as: sam).listValue ?? []
@@ -60,9 +63,10 @@ struct CaseloadHTTPTests {
 
     @Test func neitherSideReadsTheOthersEmailUsernameOrCaseReference() async throws {
         try await withAccounts { h in
-            let admin = try await h.adult(.agencyAdmin, "Ada Admin")
-            let sam = try await h.young("sam"), wendy = try await h.adult(.socialWorker, "Wendy Walker")
-            try await h.assign(sam, wendy, "SOCIAL_WORKER", admin: admin)
+            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
+            let sam = try await h.person(.youngPerson, "sam")
+            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
+            try await h.assign(sam, wendy, .socialWorker, admin: admin)
             // Privacy by shape: the types one side reads of the other have no such fields.
             for type in ["CaseloadPerson", "CaseloadYoungPerson", "TeamMember"] {
                 let fields = try await h.data("query($t: String!) { __type(name: $t) { fields { name } } }", "__type", ["t": .string(type)], as: sam)
@@ -85,13 +89,14 @@ struct CaseloadHTTPTests {
 
     @Test func assigningTellsTheYoungPerson() async throws {
         try await withAccounts { h in
-            let admin = try await h.adult(.agencyAdmin, "Ada Admin")
-            let sam = try await h.young("sam")
-            let wendy = try await h.adult(.socialWorker, "Wendy Walker"), carl = try await h.adult(.carer, "Carl Carter")
-            let ivy = try await h.adult(.socialWorker, "Ivy Irwin")
-            try await h.assign(sam, wendy, "SOCIAL_WORKER", admin: admin)
-            try await h.assign(sam, carl, "CARER", admin: admin)
-            try await h.assign(sam, ivy, "OTHER_PROFESSIONAL", admin: admin)
+            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
+            let sam = try await h.person(.youngPerson, "sam")
+            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
+            let carl = try await h.person(.carer, "carl", displayName: "Carl Carter")
+            let ivy = try await h.person(.socialWorker, "ivy", displayName: "Ivy Irwin")
+            try await h.assign(sam, wendy, .socialWorker, admin: admin)
+            try await h.assign(sam, carl, .carer, admin: admin)
+            try await h.assign(sam, ivy, .otherProfessional, admin: admin)
             let page = try await h.data(
                 "{ notifications { edges { node { kind title actorId subjectKind subjectId read readAt } } } }", "notifications", as: sam)
             #expect(page.nodes.map { $0["title"] } == values(
@@ -111,9 +116,10 @@ struct CaseloadHTTPTests {
 
     @Test func endingKeepsTheHistoryAndEndsWhatEachSideSees() async throws {
         try await withAccounts { h in
-            let admin = try await h.adult(.agencyAdmin, "Ada Admin")
-            let sam = try await h.young("sam"), wendy = try await h.adult(.socialWorker, "Wendy Walker")
-            let first = try await h.assign(sam, wendy, "SOCIAL_WORKER", admin: admin)
+            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
+            let sam = try await h.person(.youngPerson, "sam")
+            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
+            let first = try await h.assign(sam, wendy, .socialWorker, admin: admin)
             let ended = try await h.data(CaseloadHTTP.endAssignment, "endAssignment", ["id": first["id"]!], as: admin)
             #expect(ended["id"] == first["id"])
             #expect(ended["current"] == .bool(false))
@@ -130,7 +136,7 @@ struct CaseloadHTTPTests {
             #expect(again["data"] == .null)
 
             // Assigned again: a new assignment; the history keeps both, newest first.
-            let second = try await h.assign(sam, wendy, "OTHER_PROFESSIONAL", admin: admin)
+            let second = try await h.assign(sam, wendy, .otherProfessional, admin: admin)
             #expect(second["id"] != first["id"])
             let history = try await h.data(CaseloadHTTP.assignments, "assignments", ["y": sam.idValue], as: admin).listValue ?? []
             #expect(history.map { $0["id"] } == [second["id"], first["id"]])
@@ -142,19 +148,21 @@ struct CaseloadHTTPTests {
 
     @Test func badInputIsRefusedNamingTheArgumentAndChangesNothing() async throws {
         try await withAccounts(tenants: 2) { h in
-            let admin = try await h.adult(.agencyAdmin, "Ada Admin")
-            let sam = try await h.young("sam"), alex = try await h.young("alex")
-            let wendy = try await h.adult(.socialWorker, "Wendy Walker"), carl = try await h.adult(.carer, "Carl Carter")
-            let dan = try await h.adult(.socialWorker, "Dan Doe"), zoe = try await h.young("zoe")
-            let foreignAdmin = try await h.adult(.agencyAdmin, "Fay Foreign", tenant: h.tenants[1])
-            let foreignYoung = try await h.young("olly", tenant: h.tenants[1])
-            let foreignWorker = try await h.adult(.socialWorker, "Will Foreign", tenant: h.tenants[1])
-            let foreignAssignment = try await h.assign(foreignYoung, foreignWorker, "SOCIAL_WORKER", admin: foreignAdmin, tenant: h.tenants[1])
+            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
+            let sam = try await h.person(.youngPerson, "sam"), alex = try await h.person(.youngPerson, "alex")
+            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
+            let carl = try await h.person(.carer, "carl", displayName: "Carl Carter")
+            let dan = try await h.person(.socialWorker, "dan", displayName: "Dan Doe")
+            let zoe = try await h.person(.youngPerson, "zoe")
+            let foreignAdmin = try await h.person(.agencyAdmin, "fay", displayName: "Fay Foreign", tenant: h.tenants[1])
+            let foreignYoung = try await h.person(.youngPerson, "olly", tenant: h.tenants[1])
+            let foreignWorker = try await h.person(.socialWorker, "will", displayName: "Will Foreign", tenant: h.tenants[1])
+            let foreignAssignment = try await h.assign(foreignYoung, foreignWorker, .socialWorker, admin: foreignAdmin, tenant: h.tenants[1])
             for person in [dan, zoe] {
                 let off = try await h.graphQL("mutation($p: ID!) { disablePerson(personId: $p) { disabled } }", ["p": person.idValue], token: admin.token)
                 #expect(off["data"]?["disablePerson"]?["disabled"] == .bool(true), "\(off.json)")
             }
-            let kept = try await h.assign(sam, wendy, "SOCIAL_WORKER", admin: admin)
+            let kept = try await h.assign(sam, wendy, .socialWorker, admin: admin)
 
             let unknown = GraphQLValue.string(UUID().uuidString.lowercased())
             let refused: [(what: String, young: GraphQLValue, adult: GraphQLValue, relationship: String, field: String)] = [
@@ -211,10 +219,11 @@ struct CaseloadHTTPTests {
 
     @Test func eachFieldIsForItsRole() async throws {
         try await withAccounts { h in
-            let admin = try await h.adult(.agencyAdmin, "Ada Admin")
-            let sam = try await h.young("sam"), wendy = try await h.adult(.socialWorker, "Wendy Walker")
-            let carl = try await h.adult(.carer, "Carl Carter")
-            let assignment = try await h.assign(sam, wendy, "SOCIAL_WORKER", admin: admin)
+            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
+            let sam = try await h.person(.youngPerson, "sam")
+            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
+            let carl = try await h.person(.carer, "carl", displayName: "Carl Carter")
+            let assignment = try await h.assign(sam, wendy, .socialWorker, admin: admin)
             let adminOnly: [(String, GraphQLObject)] = [
                 (CaseloadHTTP.assignAdult, ["y": sam.idValue, "a": carl.idValue, "r": .string("CARER")]),
                 (CaseloadHTTP.endAssignment, ["id": assignment["id"]!]),
@@ -239,4 +248,9 @@ struct CaseloadHTTPTests {
             #expect(history == .list([assignment]))
         }
     }
+}
+
+/// `strings` as GraphQL strings, to compare with fields read from a list of objects.
+private func values(_ strings: String...) -> [GraphQLValue?] {
+    strings.map { .string($0) }
 }

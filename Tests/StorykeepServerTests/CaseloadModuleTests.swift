@@ -3,6 +3,7 @@ import GraphQL
 import Postgres
 import Storykeep
 import StorykeepServer
+import StorykeepTestSupport
 import Synchronization
 import Testing
 
@@ -71,7 +72,7 @@ struct CaseloadModuleTests {
     /// Runs `query` as the person with `token` on an engine of the server's modules and `extra`,
     /// whose SDL is in `schema`.
     static func run(
-        _ h: AccountsHarness, modules extra: [any StorykeepModule], schema: URL = URL(fileURLWithPath: repositoryRoot + "/Schema"),
+        _ h: AccountsHarness, modules extra: [any StorykeepModule], schema: URL = repositoryRoot.appendingPathComponent("Schema"),
         _ query: String, _ variables: GraphQLObject = [:], token: String
     ) async throws -> GraphQLResponse {
         let engine = TenantGraphQL(
@@ -86,8 +87,9 @@ struct CaseloadModuleTests {
 
     @Test func assigningAndEndingArePublishedInTheirTransaction() async throws {
         try await withAccounts { h in
-            let admin = try await h.adult(.agencyAdmin, "Ada Admin")
-            let sam = try await h.young("sam"), wendy = try await h.adult(.socialWorker, "Wendy Walker")
+            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
+            let sam = try await h.person(.youngPerson, "sam")
+            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
             let listener = CaseloadListener()
             // A refused assignment publishes nothing (a social worker is no carer).
             let refused = try await Self.run(
@@ -110,11 +112,12 @@ struct CaseloadModuleTests {
 
     @Test func anotherModuleAddsAFieldToTheAdultsYoungPeople() async throws {
         try await withAccounts { h in
-            let admin = try await h.adult(.agencyAdmin, "Ada Admin")
-            let sam = try await h.young("sam"), wendy = try await h.adult(.socialWorker, "Wendy Walker")
-            let assignment = try await h.assign(sam, wendy, "SOCIAL_WORKER", admin: admin)
+            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
+            let sam = try await h.person(.youngPerson, "sam")
+            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
+            let assignment = try await h.assign(sam, wendy, .socialWorker, admin: admin)
             let schema = FileManager.default.temporaryDirectory.appendingPathComponent("caseload-schema-\(UUID().uuidString)")
-            try FileManager.default.copyItem(at: URL(fileURLWithPath: repositoryRoot + "/Schema"), to: schema)
+            try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Schema"), to: schema)
             defer { try? FileManager.default.removeItem(at: schema) }
             try CaseloadExtender.sdl.write(to: schema.appendingPathComponent("caseload-extender.graphql"), atomically: true, encoding: .utf8)
             let response = try await Self.run(

@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import StorykeepTestSupport
 import Testing
 
 import Storykeep
@@ -8,8 +9,6 @@ import Storykeep
 
 // Notifications (Migrations/0011_notifications.sql) as direct SQL under the app role and through
 // `Notifications.notify`: a recipient alone reads theirs, the actor is whoever acts, nobody deletes.
-
-private let insufficientPrivilege = "42501"
 
 @Suite("Notifications: the table's policies and notify")
 struct NotificationPolicyTests {
