@@ -1,7 +1,7 @@
 public import Foundation
 import GraphQL
 public import Postgres
-public import StorykeepCore
+import StorykeepCore
 
 /// What agency admins do to the caseload: assign an adult to a young person, end an assignment.
 /// Each function runs in a transaction of an admin's context (`AGENCY_ADMIN`, or the tenant's
@@ -20,14 +20,7 @@ public enum AssignmentAdmin {
     public static func assign(
         youngPersonID: UUID, adultID: UUID, relationship: AssignmentRelationship, in tx: some PostgresQueryable
     ) async throws -> Assignment {
-        let people = try await tx.query(
-            """
-            select p.id, p.role::text, p.disabled_at is not null from people p
-            where p.tenant_id = current_tenant_id() and p.id = any($1::uuid[])
-            """, [youngPersonID, adultID]
-        ).reduce(into: [UUID: (role: String, disabled: Bool)]()) { found, row in
-            found[try row.decode(UUID.self, at: 0)] = (try row.decode(String.self, at: 1), try row.decode(Bool.self, at: 2))
-        }
+        let people = try await people([youngPersonID, adultID], in: tx)
         guard let young = people[youngPersonID] else {
             throw GraphQLError.badUserInput(field: "youngPersonId", "There is no such person in this agency.")
         }
@@ -55,13 +48,7 @@ public enum AssignmentAdmin {
             throw GraphQLError.badUserInput(field: "adultId", "This person is switched off: switch them on again first.")
         }
         let inserted = try await fitOrRefused {
-            try await tx.query(
-                """
-                insert into assignments (tenant_id, young_person_id, adult_id, relationship, assigned_by)
-                values (current_tenant_id(), $1, $2, $3::assignment_relationship, current_person_id())
-                on conflict (tenant_id, young_person_id, adult_id) where until is null do nothing
-                returning id
-                """, youngPersonID, adultID, relationship.rawValue)
+            try await tx.query(CaseloadStatements.assign, youngPersonID, adultID, relationship.rawValue)
         }
         guard let row = inserted.first else {
             throw GraphQLError.badUserInput(field: "adultId", "This adult is already assigned to this young person: end that assignment first.")
@@ -75,11 +62,7 @@ public enum AssignmentAdmin {
     /// Ends the assignment `id` now; it stays in the history. NOT_FOUND when there is none,
     /// BAD_USER_INPUT when it has ended already.
     public static func end(assignmentID id: UUID, in tx: some PostgresQueryable) async throws -> Assignment {
-        let ended = try await tx.execute(
-            """
-            update assignments set until = clock_timestamp(), ended_by = current_person_id()
-            where tenant_id = current_tenant_id() and id = $1 and until is null
-            """, id)
+        let ended = try await tx.execute(CaseloadStatements.end, id)
         guard let assignment = try await Caseload(tx).assignment(id: id) else {
             throw GraphQLError.notFound("There is no such assignment in this agency.")
         }
@@ -87,6 +70,13 @@ public enum AssignmentAdmin {
             throw GraphQLError.badUserInput(field: "assignmentId", "This assignment has ended already.")
         }
         return assignment
+    }
+
+    /// The people `ids` of the tenant, by id: each one's role and whether they are switched off.
+    private static func people(_ ids: [UUID], in tx: some PostgresQueryable) async throws -> [UUID: (role: String, disabled: Bool)] {
+        try await tx.query(CaseloadStatements.people, ids).reduce(into: [:]) { found, row in
+            found[try row.decode(UUID.self, at: 0)] = (try row.decode(String.self, at: 1), try row.decode(Bool.self, at: 2))
+        }
     }
 
     /// `body`'s rows; the database's role-fit check, should a person change between the checks
@@ -104,10 +94,9 @@ extension AssignmentAdmin {
     /// Every assignment of the young person `youngPersonID`, current and ended, newest first.
     /// NOT_FOUND when the id names nobody in the tenant, BAD_USER_INPUT when it names an adult.
     public static func history(of youngPersonID: UUID, in tx: some PostgresQueryable) async throws -> [Assignment] {
-        let role = try await tx.query(
-            "select p.role::text from people p where p.tenant_id = current_tenant_id() and p.id = $1", youngPersonID
-        ).first?.decode(String.self, at: 0)
-        guard let role else { throw GraphQLError.notFound("There is no such person in this agency.") }
+        guard let role = try await people([youngPersonID], in: tx)[youngPersonID]?.role else {
+            throw GraphQLError.notFound("There is no such person in this agency.")
+        }
         guard role == PersonRole.youngPerson.rawValue else {
             throw GraphQLError.badUserInput(field: "youngPersonId", "Only young people have adults assigned: this person is a \(role).")
         }
