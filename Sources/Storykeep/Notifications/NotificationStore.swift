@@ -19,25 +19,22 @@ public struct Notification: Sendable, Hashable {
 
 /// A place in a person's notifications, (created_at, id), both descending: what the cursors of
 /// `notifications` hold.
-public struct NotificationPosition: CursorPosition, Hashable {
+public struct NotificationPosition: MomentPosition, Hashable {
     /// `created_at` exactly, to the microsecond.
     public var createdAt: PostgresTimestamp
     public var id: UUID
 
     public static var list: String { "notifications" }
 
-    public var fields: [String] { [String(createdAt.microsecondsSince2000), id.lowercased] }
+    public var moment: PostgresTimestamp { createdAt }
 
     public init(createdAt: PostgresTimestamp, id: UUID) {
         self.createdAt = createdAt
         self.id = id
     }
 
-    public init?(fields: [Substring]) {
-        guard fields.count == 2, let createdAt = Int64(fields[0]).flatMap(PostgresTimestamp.init(microsecondsSince2000:)),
-            let id = UUID(uuidString: String(fields[1]))
-        else { return nil }
-        self.init(createdAt: createdAt, id: id)
+    public init(moment: PostgresTimestamp, id: UUID) {
+        self.init(createdAt: moment, id: id)
     }
 }
 
