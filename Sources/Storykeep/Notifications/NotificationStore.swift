@@ -39,7 +39,7 @@ public struct NotificationPosition: MomentPosition, Hashable {
 }
 
 /// The notifications of the person the transaction runs as: listing, counting and marking them
-/// read. Each function is one statement (marking, two); the policies of
+/// read. Each function is one statement of NotificationStatements (marking, two); the policies of
 /// Migrations/0011_notifications.sql show a person their own and nobody else's.
 public struct NotificationStore<Database: PostgresQueryable>: Sendable {
     /// The most notifications one page holds, and the most ids one `markRead` takes.
@@ -59,22 +59,9 @@ public struct NotificationStore<Database: PostgresQueryable>: Sendable {
         guard (0...Self.maxPageSize).contains(first) else {
             throw GraphQLError.badUserInput(field: "first", "first: must be 0 to \(Self.maxPageSize).")
         }
-        var conditions: [String] = []
-        var parameters: [(any PostgresEncodable)?] = [first + 1]
-        if unreadOnly { conditions.append("n.read_at is null") }
-        if let after {
-            parameters += [after.createdAt, after.id]
-            conditions.append("(n.created_at, n.id) < ($2::timestamptz, $3::uuid)")
-        }
+        let position = after ?? .pastNewest
         let rows = try await database.query(
-            """
-            select n.id, n.kind, n.title, n.actor_id, n.subject_kind, n.subject_id, n.created_at, n.read_at
-            from notifications n
-            where n.tenant_id = current_tenant_id() and n.recipient_id = current_person_id()
-            \(conditions.map { "and " + $0 }.joined(separator: "\n"))
-            order by n.created_at desc, n.id desc
-            limit $1
-            """, parameters: parameters)
+            unreadOnly ? NotificationStatements.unreadPage : NotificationStatements.page, position.createdAt, position.id, first + 1)
         return Page(
             items: try rows.prefix(first).map { row in
                 let notification = try Self.decode(row)
@@ -85,11 +72,7 @@ public struct NotificationStore<Database: PostgresQueryable>: Sendable {
 
     /// How many of the person's notifications are not read yet.
     public func unreadCount() async throws -> Int {
-        try await database.query(
-            """
-            select count(*) from notifications n
-            where n.tenant_id = current_tenant_id() and n.recipient_id = current_person_id() and n.read_at is null
-            """)[0].decode(Int.self, at: 0)
+        try await database.query(NotificationStatements.unreadCount)[0].decode(Int.self, at: 0)
     }
 
     /// Marks the person's notifications `ids` read (all of them when nil; those already read keep
@@ -103,29 +86,12 @@ public struct NotificationStore<Database: PostgresQueryable>: Sendable {
                 throw GraphQLError.badUserInput(field: "ids", "ids: at most \(Self.maxPageSize) at a time.")
             }
             // One statement: the update runs only if every id is the person's.
-            let found = try await database.query(
-                """
-                with mine as (
-                    select n.id, n.read_at from notifications n
-                    where n.tenant_id = current_tenant_id() and n.recipient_id = current_person_id()
-                      and n.id = any($1::uuid[])
-                ), marked as (
-                    update notifications n set read_at = clock_timestamp()
-                    where n.tenant_id = current_tenant_id() and n.recipient_id = current_person_id()
-                      and n.id in (select id from mine where read_at is null)
-                      and (select count(*) from mine) = $2
-                )
-                select count(*) from mine
-                """, ids, ids.count)[0].decode(Int.self, at: 0)
+            let found = try await database.query(NotificationStatements.markRead, ids, ids.count)[0].decode(Int.self, at: 0)
             guard found == ids.count else {
                 throw GraphQLError.notFound("No notification of yours has one of these ids.")
             }
         } else {
-            try await database.execute(
-                """
-                update notifications n set read_at = clock_timestamp()
-                where n.tenant_id = current_tenant_id() and n.recipient_id = current_person_id() and n.read_at is null
-                """)
+            try await database.execute(NotificationStatements.markAllRead)
         }
         return try await unreadCount()
     }

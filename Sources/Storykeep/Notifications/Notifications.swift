@@ -47,12 +47,7 @@ public enum Notifications {
     ) async throws {
         let recipients = Array(Set(recipients))
         guard !recipients.isEmpty else { return }
-        try await tx.execute(
-            """
-            insert into notifications (tenant_id, recipient_id, kind, title, actor_id, subject_kind, subject_id)
-            select current_tenant_id(), r.id, $2, $3, current_person_id(), $4, $5
-            from unnest($1::uuid[]) as r (id)
-            """, recipients, kind, clipped(title), subject?.kind, subject?.id)
+        try await tx.execute(NotificationStatements.notify, recipients, kind, clipped(title), subject?.kind, subject?.id)
     }
 
     /// `title` trimmed and, past ``maxTitleLength`` code points, cut after the last whole
