@@ -12,6 +12,8 @@ let domainModules: [(name: String, uses: [String])] = [
     ("Tags", ["Journals"]),
     ("Archive", ["Journals"]),
     ("Rewards", []),
+    ("Notifications", []),
+    ("Caseload", ["Profile", "Notifications"]),
 ]
 
 let package = Package(

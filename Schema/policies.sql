@@ -43,6 +43,24 @@ create policy activation_codes_update on activation_codes as restrictive for upd
 create policy activation_codes_visible on activation_codes as restrictive for select to public
     using ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text OR (( SELECT current_person_role() AS current_person_role)) = 'ACTIVATION'::text AND code_hash = (( SELECT current_secret_hash() AS current_secret_hash)));
 
+-- assignments: row-level security enabled, forced; 4 policies
+alter table assignments enable row level security;
+alter table assignments force row level security;
+
+create policy assignments_insert on assignments as restrictive for insert to public
+    with check ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text AND NOT assigned_by IS DISTINCT FROM (( SELECT current_person_id() AS current_person_id)));
+
+create policy assignments_read on assignments as restrictive for select to public
+    using (young_person_id = (( SELECT current_person_id() AS current_person_id)) OR adult_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text);
+
+create policy assignments_tenant on assignments as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy assignments_update on assignments as restrictive for update to public
+    using ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text)
+    with check ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text AND NOT ended_by IS DISTINCT FROM (( SELECT current_person_id() AS current_person_id)));
+
 -- check_in_skips: row-level security enabled, forced; 2 policies
 alter table check_in_skips enable row level security;
 alter table check_in_skips force row level security;
@@ -166,6 +184,24 @@ create policy media_tenant on media as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
     with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
 
+-- notifications: row-level security enabled, forced; 4 policies
+alter table notifications enable row level security;
+alter table notifications force row level security;
+
+create policy notifications_insert on notifications as restrictive for insert to public
+    with check (actor_id = (( SELECT current_person_id() AS current_person_id)) OR actor_id IS NULL AND (( SELECT current_person_id() AS current_person_id)) IS NULL AND (( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text);
+
+create policy notifications_read on notifications as restrictive for select to public
+    using (recipient_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy notifications_tenant on notifications as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy notifications_update on notifications as restrictive for update to public
+    using (recipient_id = (( SELECT current_person_id() AS current_person_id)))
+    with check (recipient_id = (( SELECT current_person_id() AS current_person_id)));
+
 -- password_reset_events: row-level security enabled, forced; 3 policies
 alter table password_reset_events enable row level security;
 alter table password_reset_events force row level security;
@@ -233,19 +269,27 @@ create policy people_update on people as restrictive for update to public
 create policy people_visible on people as restrictive for select to public
     using (id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text OR (( SELECT current_person_role() AS current_person_role)) = 'LOGIN'::text AND (username_key = (( SELECT current_login_name() AS current_login_name)) OR email_key = (( SELECT current_login_name() AS current_login_name))) OR (( SELECT current_person_role() AS current_person_role)) = 'AUTHENTICATION'::text AND (id IN ( SELECT s.person_id
    FROM sessions s
-  WHERE s.tenant_id = people.tenant_id AND s.token_hash = (( SELECT current_secret_hash() AS current_secret_hash)))));
+  WHERE s.tenant_id = people.tenant_id AND s.token_hash = (( SELECT current_secret_hash() AS current_secret_hash)))) OR (id IN ( SELECT p.p
+   FROM current_assigned_people() p(p))));
 
--- profiles: row-level security enabled, forced; 2 policies
+-- profiles: row-level security enabled, forced; 4 policies
 alter table profiles enable row level security;
 alter table profiles force row level security;
 
-create policy profiles_own on profiles as restrictive for all to public
-    using (person_id = (( SELECT current_person_id() AS current_person_id)))
+create policy profiles_insert on profiles as restrictive for insert to public
     with check (person_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy profiles_read on profiles as restrictive for select to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)) OR (person_id IN ( SELECT p.p
+   FROM current_assigned_people() p(p))));
 
 create policy profiles_tenant on profiles as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
     with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy profiles_update on profiles as restrictive for update to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)))
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)));
 
 -- schema_migrations: row-level security disabled, not forced; no policies
 alter table schema_migrations disable row level security;

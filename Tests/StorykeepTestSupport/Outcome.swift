@@ -1,6 +1,7 @@
 import Postgres
 
-/// The outcome of a statement: the rows it returned or changed, or the SQLSTATE it failed with.
+/// The outcome of a statement: the rows it returned or changed, or the SQLSTATE it failed with
+/// (and the constraint, where asked).
 public enum Outcome: Equatable, CustomStringConvertible, Sendable {
     case rows(Int)
     case failed(String)
@@ -16,7 +17,11 @@ public enum Outcome: Equatable, CustomStringConvertible, Sendable {
 extension PostgresPool {
     /// Runs one statement with `settings` (a person's context, say), in a transaction rolled back
     /// afterwards, and reports its outcome: what a policy lets through, without changing anything.
-    public func attempt(_ settings: [String: String], _ sql: String, _ parameters: [(any PostgresEncodable)?]) async -> Outcome {
+    /// With `namingConstraint`, a failure that names a constraint (or a trigger's) says it after
+    /// the SQLSTATE (`23514 assignments_role_fit`), to tell one check from another.
+    public func attempt(
+        _ settings: [String: String], _ sql: String, _ parameters: [(any PostgresEncodable)?], namingConstraint: Bool = false
+    ) async -> Outcome {
         struct Undo: Error { let count: Int }
         do {
             try await transaction(settings: settings) { tx in
@@ -27,7 +32,8 @@ extension PostgresPool {
         } catch let undo as Undo {
             return .rows(undo.count)
         } catch let error as PostgresError {
-            return .failed(error.sqlState ?? "\(error.kind)")
+            let state = error.sqlState ?? "\(error.kind)"
+            return .failed(namingConstraint ? ([state] + [error.constraintName].compactMap { $0 }).joined(separator: " ") : state)
         } catch {
             return .failed("\(error)")
         }

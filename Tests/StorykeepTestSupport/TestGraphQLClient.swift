@@ -3,6 +3,7 @@ import GraphQL
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Testing
 
 /// GraphQL over HTTP to the test server's tenants, as an app sends it.
 extension AccountsHarness {
@@ -18,6 +19,16 @@ extension AccountsHarness {
         return try await client.execute(uri: "/t/\(slug)/graphql", method: .post, headers: headers, body: ByteBuffer(string: body)) {
             response in try response.json
         }
+    }
+
+    /// The root field `field` of what `query` answers `person`, which must answer without errors.
+    public func data(
+        _ query: String, _ field: String, _ variables: GraphQLObject = [:], as person: TestPerson,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) async throws -> GraphQLValue {
+        let response = try await graphQL(query, variables, token: person.token)
+        #expect(response["errors"] == nil, "\(response.json)", sourceLocation: sourceLocation)
+        return try #require(response["data"]?[field], "\(response.json)", sourceLocation: sourceLocation)
     }
 
     /// An operation whose variables `files` name uploads, sent as an app sends it (a GraphQL

@@ -14,6 +14,9 @@ public struct TestPerson: Sendable {
     public let password: String
     /// The session their activation began.
     public let token: String
+
+    /// Their id as GraphQL sends it.
+    public var idValue: GraphQLValue { .string(id.uuidString.lowercased()) }
 }
 
 extension AccountsHarness {

@@ -25,7 +25,7 @@ enum ArchiveStatements {
     /// `EntryRows.decode` reads, then `archived_at` again, exact, for the position.
     ///
     /// $1, $2 the position the page starts after, `(archived_at, id)`: the cursor's, or
-    /// `ArchivePosition.start`, past every entry, for the first page (always values, so that
+    /// `ArchivePosition.pastNewest`, past every entry, for the first page (always values, so that
     /// they bound the scan of the `entries_archive` index in any plan); $3 the most rows.
     static let archivePage = """
         select e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at,

@@ -46,7 +46,7 @@ public struct ArchiveStore<Database: PostgresQueryable>: Sendable {
         guard (0...JournalStore<Database>.maxPageSize).contains(first) else {
             throw JournalError.badInput(field: "first", message: "must be 0 to \(JournalStore<Database>.maxPageSize)")
         }
-        let position = after ?? .start
+        let position = after ?? .pastNewest
         let rows = try await database.query(ArchiveStatements.archivePage, position.archivedAt, position.id, first + 1)
         var entries = try rows.prefix(first).map { try EntryRows.decode($0).entry }
         let archivedAt = try rows.prefix(first).map { try $0.decode(PostgresTimestamp.self, at: 10) }
@@ -63,29 +63,22 @@ public struct ArchiveStore<Database: PostgresQueryable>: Sendable {
 
 /// A place in the archive's order, (archived_at, id), both descending: what the cursors of
 /// `archive` hold.
-public struct ArchivePosition: CursorPosition, Hashable {
+public struct ArchivePosition: MomentPosition, Hashable {
     /// `archived_at` exactly, to the microsecond.
     public var archivedAt: PostgresTimestamp
     public var id: UUID
 
     public static var list: String { "archive" }
 
-    public var fields: [String] { [String(archivedAt.microsecondsSince2000), id.lowercased] }
-
-    /// Past every archived entry (the last moment PostgreSQL has, the greatest id): where the
-    /// first page starts.
-    static let start = ArchivePosition(archivedAt: .latest, id: UUID(uuidString: "ffffffff-ffff-ffff-ffff-ffffffffffff")!)
+    public var moment: PostgresTimestamp { archivedAt }
 
     public init(archivedAt: PostgresTimestamp, id: UUID) {
         self.archivedAt = archivedAt
         self.id = id
     }
 
-    public init?(fields: [Substring]) {
-        guard fields.count == 2, let archivedAt = Int64(fields[0]).flatMap(PostgresTimestamp.init(microsecondsSince2000:)),
-            let id = UUID(uuidString: String(fields[1]))
-        else { return nil }
-        self.init(archivedAt: archivedAt, id: id)
+    public init(moment: PostgresTimestamp, id: UUID) {
+        self.init(archivedAt: moment, id: id)
     }
 }
 

@@ -13,6 +13,8 @@ public enum StorykeepModules {
         TagsModule(),
         ArchiveModule(),
         RewardsModule(),
+        NotificationsModule(),
+        CaseloadModule(),
     ]
 
     /// Module names a tenant file's `modules` may already list whose modules have not landed yet:

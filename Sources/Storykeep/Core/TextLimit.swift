@@ -59,6 +59,9 @@ extension TextLimit {
     public static let profileDisplayName = TextLimit(1...100, constraint: "profiles_display_name_length")
     /// A profile's built-in avatar name or emoji.
     public static let avatar = TextLimit(1...100, constraint: "profiles_avatar_length")
+    /// A notification's title (Migrations/0011_notifications.sql), which the notifying module
+    /// builds: a longer one is cut, not refused.
+    public static let notificationTitle = TextLimit(1...200, constraint: "notifications_title_length")
     /// Why a member of staff asks for someone's password to be reset.
     public static let passwordResetReason = TextLimit(1...500, constraint: "password_reset_requests_reason_length")
     /// What a member of staff notes when refusing a password reset.
@@ -67,6 +70,6 @@ extension TextLimit {
     /// Every limit, for the test that holds them to the database's constraints.
     public static let all: [TextLimit] = [
         tenantSlug, personDisplayName, externalRef, email, loginName, entryText, mood, background, suggestion, tagName,
-        profileDisplayName, avatar, passwordResetReason, passwordResetNote,
+        profileDisplayName, avatar, passwordResetReason, passwordResetNote, notificationTitle,
     ]
 }

@@ -1,0 +1,114 @@
+public import Foundation
+public import Postgres
+public import StorykeepCore
+import GraphQL
+
+/// A notification as its recipient sees it (the GraphQL type `Notification`).
+public struct Notification: Sendable, Hashable {
+    public var id: UUID
+    /// What happened, as the module that notified names it (`assignmentStarted`).
+    public var kind: String
+    /// Who and what, in words: never an entry's text.
+    public var title: String
+    /// Who acted; nil for the server's own work.
+    public var actorID: UUID?
+    public var subject: NotificationSubject?
+    public var createdAt: Date
+    public var readAt: Date?
+}
+
+/// A place in a person's notifications, (created_at, id), both descending: what the cursors of
+/// `notifications` hold.
+public struct NotificationPosition: MomentPosition, Hashable {
+    /// `created_at` exactly, to the microsecond.
+    public var createdAt: PostgresTimestamp
+    public var id: UUID
+
+    public static var list: String { "notifications" }
+
+    public var moment: PostgresTimestamp { createdAt }
+
+    public init(createdAt: PostgresTimestamp, id: UUID) {
+        self.createdAt = createdAt
+        self.id = id
+    }
+
+    public init(moment: PostgresTimestamp, id: UUID) {
+        self.init(createdAt: moment, id: id)
+    }
+}
+
+/// The notifications of the person the transaction runs as: listing, counting and marking them
+/// read. Each function is one statement of NotificationStatements (marking, two); the policies of
+/// Migrations/0011_notifications.sql show a person their own and nobody else's.
+public struct NotificationStore<Database: PostgresQueryable>: Sendable {
+    /// The most notifications one page holds, and the most ids one `markRead` takes.
+    public static var maxPageSize: Int { 100 }
+
+    /// The transaction the store runs its statements in.
+    public let database: Database
+
+    public init(_ database: Database) {
+        self.database = database
+    }
+
+    /// A page of the person's notifications, newest first; with `unreadOnly`, those not read yet.
+    public func notifications(
+        first: Int, after: NotificationPosition? = nil, unreadOnly: Bool = false
+    ) async throws -> Page<Notification, NotificationPosition> {
+        guard (0...Self.maxPageSize).contains(first) else {
+            throw GraphQLError.badUserInput(field: "first", "first: must be 0 to \(Self.maxPageSize).")
+        }
+        let position = after ?? .pastNewest
+        let rows = try await database.query(
+            unreadOnly ? NotificationStatements.unreadPage : NotificationStatements.page, position.createdAt, position.id, first + 1)
+        return Page(
+            items: try rows.prefix(first).map { row in
+                let notification = try Self.decode(row)
+                return (notification, NotificationPosition(createdAt: try row.decode(PostgresTimestamp.self, at: 6), id: notification.id))
+            },
+            hasNextPage: rows.count > first)
+    }
+
+    /// How many of the person's notifications are not read yet.
+    public func unreadCount() async throws -> Int {
+        try await database.query(NotificationStatements.unreadCount)[0].decode(Int.self, at: 0)
+    }
+
+    /// Marks the person's notifications `ids` read (all of them when nil; those already read keep
+    /// when they were read) and returns how many stay unread. Refused, changing nothing, when
+    /// `ids` has more than ``maxPageSize`` ids (BAD_USER_INPUT on `ids`) or one that is not the
+    /// person's (NOT_FOUND).
+    public func markRead(ids: [UUID]?) async throws -> Int {
+        if let ids {
+            let ids = Array(Set(ids))
+            guard ids.count <= Self.maxPageSize else {
+                throw GraphQLError.badUserInput(field: "ids", "ids: at most \(Self.maxPageSize) at a time.")
+            }
+            // One statement: the update runs only if every id is the person's.
+            let found = try await database.query(NotificationStatements.markRead, ids, ids.count)[0].decode(Int.self, at: 0)
+            guard found == ids.count else {
+                throw GraphQLError.notFound("No notification of yours has one of these ids.")
+            }
+        } else {
+            try await database.execute(NotificationStatements.markAllRead)
+        }
+        return try await unreadCount()
+    }
+
+    private static func decode(_ row: PostgresRow) throws -> Notification {
+        let subjectKind = try row.decode(String?.self, at: 4)
+        let subjectID = try row.decode(UUID?.self, at: 5)
+        return Notification(
+            id: try row.decode(UUID.self, at: 0), kind: try row.decode(String.self, at: 1), title: try row.decode(String.self, at: 2),
+            actorID: try row.decode(UUID?.self, at: 3),
+            subject: both(subjectKind, subjectID).map { NotificationSubject(kind: $0, id: $1) },
+            createdAt: try row.decode(Date.self, at: 6), readAt: try row.decode(Date?.self, at: 7))
+    }
+}
+
+/// Both values, or nil.
+private func both<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
+    guard let a, let b else { return nil }
+    return (a, b)
+}
