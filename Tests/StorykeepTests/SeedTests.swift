@@ -4,6 +4,7 @@ import StorykeepTestSupport
 import Testing
 
 import Storykeep
+import StorykeepCaseload
 @testable import StorykeepCore
 @testable import StorykeepJournals
 @testable import StorykeepSeed
@@ -79,6 +80,37 @@ struct SeedTests {
         let (a, b, c) = (try await Self.journalDigest(first), try await Self.journalDigest(again), try await Self.journalDigest(other))
         #expect(a == b)
         #expect(a != c)
+    }
+
+    @Test func theCaseloadSeedsEveryYoungPersonASocialWorkerAndACarerWithinTheirCaseloads() async throws {
+        var options = Self.options(seed: 5)
+        options.entries = 0
+        options.heavyPersonEntries = 0
+        options.youngPeople = 14
+        options.moduleSettings = ["caseload": ["youngPeoplePerSocialWorker": "4"]]
+        let summary = try await Self.seed(options)
+        #expect(summary.moduleCounts["caseload"] == ["assignments": 28])
+        try await TestDatabase.appPool(size: 1).closing { app in
+            for tenant in summary.tenants {
+                let young = tenant.people.filter { $0.role == .youngPerson }
+                for person in young {
+                    let context = AccountContext.person(tenantID: tenant.id!, personID: person.id, role: person.role)
+                    let team = try await app.transaction(settings: context.settings) { tx in try await Caseload(tx).currentAdults(of: person.id) }
+                    #expect(Set(team.map(\.relationship)) == [.socialWorker, .carer])
+                }
+                for worker in tenant.people where worker.role == .socialWorker {
+                    let context = AccountContext.person(tenantID: tenant.id!, personID: worker.id, role: worker.role)
+                    let caseload = try await app.transaction(settings: context.settings) { tx in
+                        try await Caseload(tx).currentYoungPeople(of: worker.id)
+                    }
+                    // 7 young people and one social worker per tenant: the caseload of 4 wraps round.
+                    #expect(caseload.count == young.count)
+                }
+            }
+        }
+        options.moduleSettings = ["caseload": ["youngPeoplePerSocialWorker": "0"]]
+        options.tenantPrefix += "x"
+        await #expect(throws: ModuleSeedError.self) { try await Self.seed(options) }
     }
 
     @Test func aModuleSettingIsCheckedBeforeAnythingIsSeeded() throws {

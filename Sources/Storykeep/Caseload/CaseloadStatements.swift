@@ -82,4 +82,19 @@ enum CaseloadStatements {
         update assignments set until = clock_timestamp(), ended_by = current_person_id()
         where tenant_id = current_tenant_id() and id = $1 and until is null
         """
+
+    // MARK: Seeding
+
+    /// `storykeep seed`: assigns the adults $2 (uuid[]) to the young people $1 (uuid[]), pair by
+    /// pair, as $3 (`assignment_relationship`[]), in the name of the context's person (the
+    /// tenant's operator: none); returns how many it assigned.
+    static let seedAssignments = """
+        with assigned as (
+            insert into assignments (tenant_id, young_person_id, adult_id, relationship, assigned_by)
+            select current_tenant_id(), pair.young, pair.adult, pair.relationship::assignment_relationship, current_person_id()
+            from unnest($1::uuid[], $2::uuid[], $3::text[]) as pair (young, adult, relationship)
+            returning 1
+        )
+        select count(*) from assigned
+        """
 }
