@@ -118,7 +118,7 @@ extension AccountsHarness {
     /// GETs one operation from `/t/<slug>/graphql`, its variables in the query string.
     func getGraphQL(_ query: String, _ variables: GraphQLObject, token: String?) async throws -> GraphQLValue {
         let parameters = [("query", query), ("variables", GraphQLValue.object(variables).json)]
-        let uri = "/t/\(tenant.slug)/graphql?" + parameters.map { "\(formEncode($0.0))=\(formEncode($0.1))" }.joined(separator: "&")
+        let uri = "/t/\(tenant.slug)/graphql?" + formQuery(parameters)
         var headers: HTTPFields = [:]
         if let token { headers[.authorization] = "Bearer \(token)" }
         return try await client.execute(uri: uri, method: .get, headers: headers) { try $0.json }
