@@ -50,6 +50,11 @@ struct JournalDatabase {
         }
     }
 
+    /// Runs `body` as Sam in a fresh tenant: the whole set-up of a test of Sam's own journal.
+    static func runAsSam(_ body: (PostgresTransaction) async throws -> Void) async throws {
+        try await run { db in try await db.asSam(body) }
+    }
+
     /// Runs `body` as storykeep_app in `context`, committing at the end.
     @discardableResult
     func asPerson<T>(_ context: AccountContext, _ body: (PostgresTransaction) async throws -> T) async throws -> T {
