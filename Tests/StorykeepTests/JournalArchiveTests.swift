@@ -30,7 +30,7 @@ struct JournalArchiveTests {
             #expect(try await store.search("beach", first: 10).items.map(\.item.id) == [other.id])
             #expect(try await store.search("holiday", first: 10).items.isEmpty)
             #expect(try await store.calendar(month: "2026-11")[7].entryCount == 0)
-            await expectJournalError(.notFound(id: entry.id)) { try await store.deleteEntry(id: entry.id, now: deletedAt) }
+            await #expect(throws: JournalError.notFound(id: entry.id)) { try await store.deleteEntry(id: entry.id, now: deletedAt) }
             // Its file cannot be taken for another entry while it waits.
             await expectBadInput("mediaIds") {
                 _ = try await store.createEntry(EntryInput(day: .november(9), kind: .image, mediaIDs: [photo.id]))
@@ -48,7 +48,7 @@ struct JournalArchiveTests {
             #expect(restored == expected)
             #expect(try await store.search("holiday", first: 10).items.map(\.item.id) == [entry.id])
             #expect(try await archive.archive(first: 10, retention: retention).items.isEmpty)
-            await expectJournalError(.notFound(id: entry.id)) { _ = try await archive.restoreEntry(id: entry.id) }
+            await #expect(throws: JournalError.notFound(id: entry.id)) { _ = try await archive.restoreEntry(id: entry.id) }
         }
     }
 
@@ -110,7 +110,7 @@ struct JournalArchiveTests {
                 #expect(try await JournalStore(tx).entry(id: live.id) == live)
                 #expect(try await MediaStore(tx).media(ids: [oldPhoto.id, livePhoto.id]).map(\.id) == [livePhoto.id])
                 #expect(try await tx.query("select count(*) from entry_tags where entry_id = $1", old.id)[0].decode(Int.self, at: 0) == 0)
-                await expectJournalError(.notFound(id: old.id)) { _ = try await ArchiveStore(tx).restoreEntry(id: old.id) }
+                await #expect(throws: JournalError.notFound(id: old.id)) { _ = try await ArchiveStore(tx).restoreEntry(id: old.id) }
             }
             try await db.asPerson(other.samContext) { tx throws in
                 #expect(try await ArchiveStore(tx).archive(first: 10, retention: retention).items.map(\.item.entry.id) == [stranger.id])
@@ -223,7 +223,7 @@ struct JournalArchiveTests {
                 try await waitForLockWaiter(on: xid, db)
                 return restore
             }
-            await expectJournalError(.notFound(id: entry.id)) { try await restore.value }
+            await #expect(throws: JournalError.notFound(id: entry.id)) { try await restore.value }
         }
     }
 }

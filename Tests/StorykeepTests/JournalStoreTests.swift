@@ -49,7 +49,7 @@ struct JournalStoreTests {
             // The search text follows the tags.
             #expect(try await store.search("a", first: 10).items.isEmpty)
             #expect(try await store.search("b", first: 10).items.map(\.item.id) == [entry.id])
-            await expectJournalError(.notFound(id: a.id)) { _ = try await store.updateEntry(id: a.id, EntryInput(day: .november(1), kind: .text)) }
+            await #expect(throws: JournalError.notFound(id: a.id)) { _ = try await store.updateEntry(id: a.id, EntryInput(day: .november(1), kind: .text)) }
         }
     }
 

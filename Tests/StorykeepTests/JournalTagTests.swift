@@ -54,7 +54,7 @@ struct JournalTagTests {
             try await JournalStore(tx).deleteEntry(id: archived.id, now: Date())
             await expectBadInput("name") { _ = try await tags.renameTag(id: tag.id, to: "Friends") }
             await expectBadInput("name") { _ = try await tags.renameTag(id: tag.id, to: " ") }
-            await expectJournalError(.notFound(id: entry.id)) { _ = try await tags.renameTag(id: entry.id, to: "x") }
+            await #expect(throws: JournalError.notFound(id: entry.id)) { _ = try await tags.renameTag(id: entry.id, to: "x") }
             #expect(try await tags.renameTag(id: tag.id, to: "Football") == Storykeep.Tag(id: tag.id, name: "Football"))
             #expect(try await tags.renameTag(id: tag.id, to: "football").name == "football")
             #expect(try await store.search("footy", first: 10).items.isEmpty)
@@ -81,7 +81,7 @@ struct JournalTagTests {
             #expect(try await store.search("worries", first: 10).items.isEmpty)
             #expect(try await store.search("school maths", first: 10).items.map(\.item.id) == [entry.id])
             #expect(try await store.entries(first: 10, filter: EntryFilter(tagIDs: [worries.id])).items.isEmpty)
-            await expectJournalError(.notFound(id: worries.id)) { try await tags.deleteTag(id: worries.id) }
+            await #expect(throws: JournalError.notFound(id: worries.id)) { try await tags.deleteTag(id: worries.id) }
             // Its name is free again.
             #expect(try await tags.createTag(name: "Worries").name == "Worries")
         }

@@ -104,20 +104,6 @@ extension PostgresDate {
     static func november(_ day: Int) -> PostgresDate { PostgresDate(year: 2026, month: 11, day: day) }
 }
 
-/// Expects `body` to throw `expected`.
-func expectJournalError(
-    _ expected: JournalError, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void
-) async {
-    do {
-        try await body()
-        Issue.record("expected \(expected), nothing was thrown", sourceLocation: sourceLocation)
-    } catch let error as JournalError {
-        #expect(error == expected, sourceLocation: sourceLocation)
-    } catch {
-        Issue.record("expected \(expected), got \(error)", sourceLocation: sourceLocation)
-    }
-}
-
 /// Expects `cursor` to be refused as an `after` of the list of `Position` (BAD_USER_INPUT on
 /// `after`) by the cursors of the tenant with `key`: what a page's resolver asks before its store.
 func expectBadCursor<Position: CursorPosition>(
