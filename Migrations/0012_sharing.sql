@@ -10,9 +10,9 @@
 --
 -- A sharee reads a shared entry while, all three:
 --   (a) the share stands: the author has not unshared it (`unshared_at` is null);
---   (b) the sharee's assignment to the author is current, and is the one the share was made in
---       (it began no later than `shared_at`): ending the assignment ends what it opened, at once,
---       and a later assignment of the same two people does not bring old shares back;
+--   (b) the assignment the share was made in (`assignment_id`, the sharee's to the author) is
+--       current: ending it ends what it opened, at once, and a later assignment of the same two
+--       people does not bring old shares back;
 --   (c) the entry is not archived (`entry_archived_at` is null: a copy of the entry's
 --       `archived_at`, kept by the database, see ARCHIVED ENTRIES): archiving hides it at once,
 --       restoring brings the shares back, since nothing was deleted.
@@ -32,11 +32,12 @@
 -- correlated EXISTS, a SubPlan, which can never be an arm of a BitmapOr: the author's own
 -- queries keep their plans, and for their rows the first arm is true, so the EXISTS never runs
 -- (PostgreSQL evaluates an OR's arms in order and stops at the first true one). For a sharee,
--- each row costs one probe of `shares_standing` (an index on (tenant, entry, sharee)) and one of
--- `assignments_current`, whatever the number of shares they hold; an uncorrelated
--- `id in (select ...)` would instead build a hash of every share of theirs (30,000 for a social
--- worker with 30 young people who shared 1,000 entries each) in every statement, in each of the
--- five policies. (Measured with EXPLAIN (ANALYZE, BUFFERS), custom and generic plans:
+-- each row costs one probe of `shares_standing` (an index on (tenant, entry, sharee)), whatever
+-- the number of shares they hold; an uncorrelated `id in (select ...)` would instead build a hash
+-- of every share of theirs (30,000 for a social worker with 30 young people who shared 1,000
+-- entries each) in every statement, in each of the five policies. In `shares_read` itself, (b)
+-- is the opposite case: `assignment_id in (select ... my current assignments)` is uncorrelated,
+-- a hash of a few dozen ids built once per statement, probed for each share row. (Measured with EXPLAIN (ANALYZE, BUFFERS), custom and generic plans:
 -- scripts/bench-sharing.sh prints the plans of the author's first page, search and calendar.)
 --
 -- No policy of `shares` reads entries or their links (PostgreSQL refuses policies that reach back
@@ -46,6 +47,9 @@
 
 -- SHARES
 
+-- The target of shares' key to the assignment a share was made in, with its two people.
+alter table assignments add constraint assignments_parties unique (tenant_id, id, young_person_id, adult_id);
+
 create table shares (
     tenant_id uuid not null references tenants (tenant_id),
     id uuid not null default gen_random_uuid(),
@@ -54,6 +58,8 @@ create table shares (
     author_id uuid not null,
     -- The adult it is shared with.
     sharee_id uuid not null,
+    -- The sharee's assignment to the author it was made in (the key below holds it to the two).
+    assignment_id uuid not null,
     -- What the author says with it, at most TextLimit.shareMessage.
     message text constraint shares_message_length check (length(message) between 1 and 500),
     shared_at timestamptz not null default clock_timestamp(),
@@ -72,6 +78,8 @@ create table shares (
     -- shares with it, as it takes its files and links.
     foreign key (tenant_id, entry_id, author_id) references entries (tenant_id, id, author_id) on delete cascade,
     foreign key (tenant_id, sharee_id) references people (tenant_id, id),
+    foreign key (tenant_id, assignment_id, author_id, sharee_id)
+        references assignments (tenant_id, id, young_person_id, adult_id),
     constraint shares_two_people check (author_id <> sharee_id),
     constraint shares_reply_when check ((reply is null) = (replied_at is null)),
     constraint shares_unshared_after check (unshared_at is null or unshared_at >= shared_at)
@@ -108,20 +116,20 @@ create policy shares_read on shares as restrictive for select
         or (sharee_id = (select current_person_id())
             and unshared_at is null
             and entry_archived_at is null
-            and exists (select from assignments a
-                        where a.tenant_id = shares.tenant_id and a.young_person_id = shares.author_id
-                          and a.adult_id = shares.sharee_id and a.until is null and a.since <= shares.shared_at))
+            and assignment_id in (select a.id from assignments a
+                                  where a.tenant_id = (select current_tenant_id())
+                                    and a.adult_id = (select current_person_id()) and a.until is null))
     );
 
--- The author shares, in their own name, with an adult currently assigned to them who is not
--- switched off. (The entry is theirs by the foreign key; shares_guard refuses a share that
--- starts seen, replied or unshared.)
+-- The author shares, in their own name, in a current assignment of theirs, with its adult (the
+-- key holds the two to the assignment) if not switched off. (The entry is theirs by its key;
+-- shares_guard refuses a share that starts seen, replied or unshared.)
 create policy shares_insert on shares as restrictive for insert
     with check (
         author_id = (select current_person_id())
-        and exists (select from assignments a
-                    where a.tenant_id = shares.tenant_id and a.young_person_id = shares.author_id
-                      and a.adult_id = shares.sharee_id and a.until is null and a.since <= shares.shared_at)
+        and assignment_id in (select a.id from assignments a
+                              where a.tenant_id = (select current_tenant_id())
+                                and a.young_person_id = (select current_person_id()) and a.until is null)
         and exists (select from people p
                     where p.tenant_id = shares.tenant_id and p.id = shares.sharee_id and p.disabled_at is null)
     );
@@ -134,9 +142,9 @@ create policy shares_update on shares as restrictive for update
         or (sharee_id = (select current_person_id())
             and unshared_at is null
             and entry_archived_at is null
-            and exists (select from assignments a
-                        where a.tenant_id = shares.tenant_id and a.young_person_id = shares.author_id
-                          and a.adult_id = shares.sharee_id and a.until is null and a.since <= shares.shared_at))
+            and assignment_id in (select a.id from assignments a
+                                  where a.tenant_id = (select current_tenant_id())
+                                    and a.adult_id = (select current_person_id()) and a.until is null))
     )
     with check (author_id = (select current_person_id()) or sharee_id = (select current_person_id()));
 

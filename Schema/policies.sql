@@ -326,25 +326,25 @@ alter table shares enable row level security;
 alter table shares force row level security;
 
 create policy shares_insert on shares as restrictive for insert to public
-    with check (author_id = (( SELECT current_person_id() AS current_person_id)) AND (EXISTS ( SELECT
+    with check (author_id = (( SELECT current_person_id() AS current_person_id)) AND (assignment_id IN ( SELECT a.id
    FROM assignments a
-  WHERE a.tenant_id = shares.tenant_id AND a.young_person_id = shares.author_id AND a.adult_id = shares.sharee_id AND a.until IS NULL AND a.since <= shares.shared_at)) AND (EXISTS ( SELECT
+  WHERE a.tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)) AND a.young_person_id = (( SELECT current_person_id() AS current_person_id)) AND a.until IS NULL)) AND (EXISTS ( SELECT
    FROM people p
   WHERE p.tenant_id = shares.tenant_id AND p.id = shares.sharee_id AND p.disabled_at IS NULL)));
 
 create policy shares_read on shares as restrictive for select to public
-    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR sharee_id = (( SELECT current_person_id() AS current_person_id)) AND unshared_at IS NULL AND entry_archived_at IS NULL AND (EXISTS ( SELECT
+    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR sharee_id = (( SELECT current_person_id() AS current_person_id)) AND unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.id
    FROM assignments a
-  WHERE a.tenant_id = shares.tenant_id AND a.young_person_id = shares.author_id AND a.adult_id = shares.sharee_id AND a.until IS NULL AND a.since <= shares.shared_at)));
+  WHERE a.tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)) AND a.adult_id = (( SELECT current_person_id() AS current_person_id)) AND a.until IS NULL)));
 
 create policy shares_tenant on shares as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
     with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
 
 create policy shares_update on shares as restrictive for update to public
-    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR sharee_id = (( SELECT current_person_id() AS current_person_id)) AND unshared_at IS NULL AND entry_archived_at IS NULL AND (EXISTS ( SELECT
+    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR sharee_id = (( SELECT current_person_id() AS current_person_id)) AND unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.id
    FROM assignments a
-  WHERE a.tenant_id = shares.tenant_id AND a.young_person_id = shares.author_id AND a.adult_id = shares.sharee_id AND a.until IS NULL AND a.since <= shares.shared_at)))
+  WHERE a.tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)) AND a.adult_id = (( SELECT current_person_id() AS current_person_id)) AND a.until IS NULL)))
     with check (author_id = (( SELECT current_person_id() AS current_person_id)) OR sharee_id = (( SELECT current_person_id() AS current_person_id)));
 
 -- tags: row-level security enabled, forced; 5 policies

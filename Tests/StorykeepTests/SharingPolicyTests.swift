@@ -90,12 +90,17 @@ private struct SamsJournal {
 }
 
 extension CaseloadDatabase {
-    /// Shares `entry` of Sam's with `sharee` as Sam, with a statement of SQL.
+    /// Shares `entry` of Sam's with `sharee` as Sam, in their current assignment, with a statement
+    /// of SQL.
     func share(_ entry: UUID, with sharee: UUID) async throws {
         try await asPerson(tenant.sam) { tx throws in
-            try await tx.execute(
-                "insert into shares (tenant_id, entry_id, author_id, sharee_id) values (current_tenant_id(), $1, current_person_id(), $2)",
-                entry, sharee)
+            let shared = try await tx.execute(
+                """
+                insert into shares (tenant_id, entry_id, author_id, sharee_id, assignment_id)
+                select current_tenant_id(), $1, current_person_id(), $2, a.id from assignments a
+                where a.young_person_id = current_person_id() and a.adult_id = $2 and a.until is null
+                """, entry, sharee)
+            #expect(shared == 1)
         }
     }
 
@@ -174,8 +179,9 @@ struct SharingPolicyTests {
     @Test func eachSideChangesOnlyItsOwnPart() async throws {
         try await CaseloadDatabase.run { db in
             let t = db.tenant
-            try await db.assign(t.sam, t.wendy, .socialWorker)
-            try await db.assign(t.alex, t.ivy, .socialWorker)
+            let samWendy = try await db.assign(t.sam, t.wendy, .socialWorker)
+            let alexIvy = try await db.assign(t.alex, t.ivy, .socialWorker)
+            try await db.assign(t.sam, t.carl, .carer)
             let j = try await SamsJournal(db)
             try await db.share(j.e1, with: t.wendy)
             let (sam, wendy, ivy) = (t.context(t.sam), t.context(t.wendy), t.context(t.ivy))
@@ -197,26 +203,31 @@ struct SharingPolicyTests {
             try await db.asPerson(t.wendy) { tx throws in _ = try await tx.execute("update shares set seen_at = now() where entry_id = $1", j.e1) }
             #expect(await db.attempt(wendy, "update shares set seen_at = now() + interval '1 day' where entry_id = $1", j.e1) == .failed("23514 shares_guard"))
             // Not sharing for Sam, not for anyone.
-            let insert = "insert into shares (tenant_id, entry_id, author_id, sharee_id) values (current_tenant_id(), $1, $2, $3)"
-            #expect(await db.attempt(wendy, insert, j.e2, t.sam, t.wendy) == .failed(insufficientPrivilege))
-            #expect(await db.attempt(ivy, insert, j.e2, t.sam, t.ivy) == .failed(insufficientPrivilege))
+            let insert = """
+                insert into shares (tenant_id, entry_id, author_id, sharee_id, assignment_id, seen_at)
+                values (current_tenant_id(), $1, $2, $3, $4, $5)
+                """
+            let none: Date? = nil
+            #expect(await db.attempt(wendy, insert, j.e2, t.sam, t.wendy, samWendy, none) == .failed(insufficientPrivilege))
+            #expect(await db.attempt(ivy, insert, j.e2, t.sam, t.ivy, alexIvy, none) == .failed(insufficientPrivilege))
 
-            // Sam's part: sharing with his team only, fresh, his own entries; unsharing once.
-            #expect(await db.attempt(sam, insert, j.e2, t.sam, t.ivy) == .failed(insufficientPrivilege))
-            #expect(await db.attempt(sam, insert, j.e2, t.sam, t.carl) == .failed(insufficientPrivilege))
-            #expect(await db.attempt(sam, insert, j.e2, t.sam, t.sam) == .failed(insufficientPrivilege))
-            #expect(await db.attempt(sam, insert, j.e2, t.alex, t.wendy) == .failed(insufficientPrivilege))
+            // Sam's part: sharing with his team only, in its current assignments, fresh, his own
+            // entries; unsharing once.
+            #expect(await db.attempt(sam, insert, j.e2, t.sam, t.ivy, alexIvy, none) == .failed(insufficientPrivilege))
+            #expect(await db.attempt(sam, insert, j.e2, t.alex, t.wendy, samWendy, none) == .failed(insufficientPrivilege))
+            #expect(await db.attempt(sam, insert, j.e2, t.sam, t.wendy, UUID(), none) == .failed(insufficientPrivilege))
+            // Carl is in Sam's team, but the assignment named is Wendy's.
+            #expect(
+                await db.attempt(sam, insert, j.e2, t.sam, t.carl, samWendy, none)
+                    == .failed("23503 shares_tenant_id_assignment_id_author_id_sharee_id_fkey"))
             let alexs = try await db.asPerson(t.alex) { tx throws in
                 try await tx.query(
                     "insert into entries (tenant_id, author_id, day, kind) values (current_tenant_id(), current_person_id(), '2026-11-20', 'TEXT') returning id"
                 )[0].decode(UUID.self, at: 0)
             }
-            #expect(await db.attempt(sam, insert, alexs, t.sam, t.wendy) == .failed("23503 shares_tenant_id_entry_id_author_id_fkey"))
-            #expect(
-                await db.attempt(
-                    sam, "insert into shares (tenant_id, entry_id, author_id, sharee_id, seen_at) values (current_tenant_id(), $1, $2, $3, now())",
-                    j.e2, t.sam, t.wendy) == .failed("23514 shares_guard"))
-            #expect(await db.attempt(sam, insert, j.e1, t.sam, t.wendy) == .failed("23505 shares_standing"))
+            #expect(await db.attempt(sam, insert, alexs, t.sam, t.wendy, samWendy, none) == .failed("23503 shares_tenant_id_entry_id_author_id_fkey"))
+            #expect(await db.attempt(sam, insert, j.e2, t.sam, t.wendy, samWendy, Date()) == .failed("23514 shares_guard"))
+            #expect(await db.attempt(sam, insert, j.e1, t.sam, t.wendy, samWendy, none) == .failed("23505 shares_standing"))
             #expect(await db.attempt(sam, "update shares set seen_at = now() where entry_id = $1", j.e1) == .failed("23514 shares_guard"))
             #expect(await db.attempt(sam, "update shares set reply = 'forged', replied_at = now() where entry_id = $1", j.e1) == .failed("23514 shares_guard"))
             #expect(await db.attempt(sam, "update shares set entry_archived_at = now() where entry_id = $1", j.e1) == .failed("23514 shares_guard"))
@@ -225,7 +236,7 @@ struct SharingPolicyTests {
             #expect(await db.attempt(sam, "update shares set unshared_at = null where entry_id = $1", j.e1) == .failed("23514 shares_guard"))
             // A sharee switched off cannot be shared with, though still assigned.
             try await db.asPerson(t.admin) { tx throws in _ = try await tx.execute("update people set disabled_at = now() where id = $1", t.wendy) }
-            #expect(await db.attempt(sam, insert, j.e2, t.sam, t.wendy) == .failed(insufficientPrivilege))
+            #expect(await db.attempt(sam, insert, j.e2, t.sam, t.wendy, samWendy, none) == .failed(insufficientPrivilege))
             // The admin changes nothing of it either.
             #expect(await db.attempt(t.context(t.admin), "update shares set unshared_at = null where entry_id = $1", j.e1) == .rows(0))
         }

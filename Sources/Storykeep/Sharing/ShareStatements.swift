@@ -42,16 +42,18 @@ enum ShareStatements {
         where s.tenant_id = current_tenant_id() and s.author_id = current_person_id() and s.entry_id = $1
           and s.sharee_id = any($2::uuid[]) and s.unshared_at is null
           and not exists (select from assignments a
-                          where a.tenant_id = s.tenant_id and a.young_person_id = s.author_id
-                            and a.adult_id = s.sharee_id and a.until is null and a.since <= s.shared_at)
+                          where a.tenant_id = s.tenant_id and a.id = s.assignment_id and a.until is null)
         """
 
-    /// Shares the person's entry $1 with each of $2 (uuid[]) it is not shared with already, with
-    /// the message $3 (null for none); returns the sharees it is newly shared with.
+    /// Shares the person's entry $1 with each of $2 (uuid[], adults of their current team) it is
+    /// not shared with already, in their current assignment, with the message $3 (null for none);
+    /// returns the sharees it is newly shared with.
     static let share = """
-        insert into shares (tenant_id, entry_id, author_id, sharee_id, message)
-        select current_tenant_id(), $1, current_person_id(), x.id, $3
-        from unnest($2::uuid[]) as x (id)
+        insert into shares (tenant_id, entry_id, author_id, sharee_id, assignment_id, message)
+        select current_tenant_id(), $1, current_person_id(), a.adult_id, a.id, $3
+        from assignments a
+        where a.tenant_id = current_tenant_id() and a.young_person_id = current_person_id() and a.until is null
+          and a.adult_id = any($2::uuid[])
         on conflict (tenant_id, entry_id, sharee_id) where unshared_at is null do nothing
         returning sharee_id
         """
@@ -80,7 +82,7 @@ enum ShareStatements {
         """
 
     /// Who each of the person's entries among $1 (uuid[]) is shared with now (a standing share,
-    /// made in the sharee's current assignment), in the order shared: the entry's id, the share's
+    /// made in an assignment that is current), in the order shared: the entry's id, the share's
     /// id, message, shared_at, seen_at, reply, replied_at, then the sharee's id, role, name and
     /// avatar as the author reads them (their profile's where the author may see it).
     static let sharesOfEntries = """
@@ -91,9 +93,7 @@ enum ShareStatements {
         left join profiles pr on pr.tenant_id = p.tenant_id and pr.person_id = p.id
         where s.tenant_id = current_tenant_id() and s.author_id = current_person_id()
           and s.entry_id = any($1::uuid[]) and s.unshared_at is null
-          and exists (select from assignments a
-                      where a.tenant_id = s.tenant_id and a.young_person_id = s.author_id
-                        and a.adult_id = s.sharee_id and a.until is null and a.since <= s.shared_at)
+          and exists (select from assignments a where a.tenant_id = s.tenant_id and a.id = s.assignment_id and a.until is null)
         order by s.shared_at, s.id
         """
 
