@@ -95,10 +95,12 @@ create index shares_entry on shares (tenant_id, entry_id);
 
 -- What one young person shared with me, newest first: (shared_at, id) descending is the
 -- order and the cursor of sharedWithMe, read by a backward scan; the unseen ones have an index of
--- their own, which also counts them (unreadShares).
+-- their own, which also counts them (unreadShares) without reading the table: it includes every
+-- column shares_read asks of a sharee's row, so that counting is an index-only scan.
 create index shares_inbox on shares (tenant_id, sharee_id, author_id, shared_at, id)
     where unshared_at is null;
 create index shares_unseen on shares (tenant_id, sharee_id, author_id, shared_at, id)
+    include (assignment_id, entry_archived_at, unshared_at, seen_at)
     where unshared_at is null and seen_at is null;
 
 alter table shares enable row level security;
