@@ -110,7 +110,7 @@ public struct SharingModule: StorykeepModule {
             let id = try arguments.id("shareId")
             return try await context.transaction { tx in
                 let acted = try await ShareStore(tx).markSeen(id: id)
-                try await Self.told(acted, shareID: id, sharee: viewer.personID, replied: false, context: context, in: tx)
+                try await Self.tellAuthor(acted, shareID: id, sharee: viewer.personID, replied: false, context: context, in: tx)
                 return try await Self.share(id, in: tx)
             }
         }
@@ -119,7 +119,7 @@ public struct SharingModule: StorykeepModule {
             let id = try arguments.id("shareId")
             return try await context.transaction { tx in
                 let acted = try await ShareStore(tx).reply(id: id, text: arguments["text"]?.stringValue ?? "")
-                try await Self.told(acted, shareID: id, sharee: viewer.personID, replied: true, context: context, in: tx)
+                try await Self.tellAuthor(acted, shareID: id, sharee: viewer.personID, replied: true, context: context, in: tx)
                 return try await Self.share(id, in: tx)
             }
         }
@@ -127,7 +127,7 @@ public struct SharingModule: StorykeepModule {
 
     /// Publishes what the sharee did to the share `shareID` (seen, the first time; replied) and
     /// tells the author: that they replied, or else that they saw it.
-    private static func told(
+    private static func tellAuthor(
         _ acted: ShareStore<PostgresTransaction>.Acted, shareID: UUID, sharee: UUID, replied: Bool, context: ResolverContext,
         in tx: PostgresTransaction
     ) async throws {
