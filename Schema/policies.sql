@@ -321,7 +321,7 @@ create policy sessions_update on sessions as restrictive for update to public
 create policy sessions_visible on sessions as restrictive for select to public
     using (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text OR (( SELECT current_person_role() AS current_person_role)) = 'AUTHENTICATION'::text AND token_hash = (( SELECT current_secret_hash() AS current_secret_hash)) AND revoked_at IS NULL AND expires_at > now());
 
--- shares: row-level security enabled, forced; 4 policies
+-- shares: row-level security enabled, forced; 5 policies
 alter table shares enable row level security;
 alter table shares force row level security;
 
@@ -332,8 +332,12 @@ create policy shares_insert on shares as restrictive for insert to public
    FROM people p
   WHERE p.tenant_id = shares.tenant_id AND p.id = shares.sharee_id AND p.disabled_at IS NULL)));
 
+create policy shares_parties on shares as restrictive for all to public
+    using ((( SELECT current_person_id() AS current_person_id)) = ANY (ARRAY[author_id, sharee_id]))
+    with check ((( SELECT current_person_id() AS current_person_id)) = ANY (ARRAY[author_id, sharee_id]));
+
 create policy shares_read on shares as restrictive for select to public
-    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR sharee_id = (( SELECT current_person_id() AS current_person_id)) AND unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.id
+    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.id
    FROM assignments a
   WHERE a.tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)) AND a.adult_id = (( SELECT current_person_id() AS current_person_id)) AND a.until IS NULL)));
 
@@ -342,10 +346,9 @@ create policy shares_tenant on shares as permissive for all to public
     with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
 
 create policy shares_update on shares as restrictive for update to public
-    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR sharee_id = (( SELECT current_person_id() AS current_person_id)) AND unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.id
+    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.id
    FROM assignments a
-  WHERE a.tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)) AND a.adult_id = (( SELECT current_person_id() AS current_person_id)) AND a.until IS NULL)))
-    with check (author_id = (( SELECT current_person_id() AS current_person_id)) OR sharee_id = (( SELECT current_person_id() AS current_person_id)));
+  WHERE a.tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)) AND a.adult_id = (( SELECT current_person_id() AS current_person_id)) AND a.until IS NULL)));
 
 -- tags: row-level security enabled, forced; 5 policies
 alter table tags enable row level security;

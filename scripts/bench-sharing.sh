@@ -2,8 +2,9 @@
 # Sharing's figures (issue 11), on a journal seeded by `storykeep seed` (BENCH_SHARING_ENTRIES
 # entries, a young person `heavy` with BENCH_SHARING_HEAVY of them), then scripts/bench-sharing.sql:
 #   1. The author's own reads keep their plans when 0012 widens the journal's read policies for
-#      sharees: EXPLAIN (ANALYZE, BUFFERS) of the first page, a search and a month of the
-#      calendar (JournalStatements' statements, prepared, as storykeep_app in heavy's context),
+#      sharees: EXPLAIN (ANALYZE, BUFFERS) of the first page, a search, a month of the calendar
+#      and the archive's first page (JournalStatements' and ArchiveStatements' statements,
+#      prepared, as storykeep_app in heavy's context),
 #      with custom and generic plans (plan_cache_mode), before 0012 is applied and after it, when
 #      heavy has shared 1,000 entries.
 #   2. The sharee's first page: a social worker with 30 young people who shared 1,000 entries
@@ -72,16 +73,24 @@ calendar="select e.day, count(*), coalesce(array_agg(e.mood order by e.created_a
     where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.archived_at is null
       and e.day >= \$1 and e.day < \$2
     group by e.day"
+# ArchiveStatements.archivePage, from ArchivePosition.pastNewest.
+archive_page="select e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at,
+           e.archived_at
+    from entries e
+    where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.archived_at is not null
+      and (e.archived_at, e.id) < (\$1::timestamptz, \$2::uuid)
+    order by e.archived_at desc, e.id desc
+    limit \$3"
 start="'5874897-12-31', '294276-12-31 23:59:59.999999+00', 'ffffffff-ffff-ffff-ffff-ffffffffffff', '4713-11-24 BC', '5874897-12-31'"
 next_month=$(date -d "$month-01 +1 month" +%F)
 
-# explain LABEL: the three reads as heavy, custom and generic plans, each run 7 times in one
+# explain LABEL: the four reads as heavy, custom and generic plans, each run 7 times in one
 # session; the plans to $root/plans.
 explain_author() {
     local mode query
     for mode in force_custom_plan force_generic_plan; do
         for query in "first page|page($start, null, null, null, 21)" "search $search|page($start, null, null, '$search', 21)" \
-            "calendar $month|month('$month-01', '$next_month')"; do
+            "calendar $month|month('$month-01', '$next_month')" "archive|archive('294276-12-31 23:59:59.999999+00', 'ffffffff-ffff-ffff-ffff-ffffffffffff', 21)"; do
             "$PG_BIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 "$DATABASE_URL" >"$root/plans/$1|${query%%|*}|$mode" <<SQL
 begin;
 select set_config('storykeep.person_id', '$person', true), set_config('storykeep.role', 'YOUNG_PERSON', true),
@@ -89,6 +98,7 @@ select set_config('storykeep.person_id', '$person', true), set_config('storykeep
 set local plan_cache_mode = $mode;
 prepare page (date, timestamptz, uuid, date, date, text[], uuid[], text, int8) as $entries_page;
 prepare month (date, date) as $calendar;
+prepare archive (timestamptz, uuid, int8) as $archive_page;
 $(for _ in 1 2 3 4 5 6 7; do echo "explain (analyze, buffers, costs off) execute ${query#*|};"; done)
 rollback;
 SQL
@@ -108,8 +118,9 @@ summary() {
          /Buffers:/ && !b { b = $0; sub(/^ *Buffers: */, "", b) }
          /Scan.* on entries|Scan using .* on entries/ && !s { s = $0; sub(/^ *(-> *)?/, "", s); sub(/ \(actual.*/, "", s) }
          /Planning Time/ { p[runs + 1] = $3 }
+         /BitmapOr/ { or = " (a BitmapOr)" }
          /Execution Time/ { t[++runs] = $3; fresh = 1; lb = b; ls = s }
-         END { printf "plan %6.3f ms, run %6.3f ms  %-16s %s", median(p, runs), median(t, runs), lb, ls }' "$1"
+         END { printf "plan %6.3f ms, run %6.3f ms  %-16s %s%s", median(p, runs), median(t, runs), lb, ls, or }' "$1"
 }
 
 mkdir "$root/plans"
@@ -125,13 +136,13 @@ echo
 echo "The author's own reads, EXPLAIN (ANALYZE, BUFFERS) as storykeep_app in heavy's context: before 0012, then after"
 echo "  (median planning and execution times of runs 2 to 7 of each in one session; the last run's buffers and scan)"
 for mode in force_custom_plan force_generic_plan; do
-    for query in "first page" "search $search" "calendar $month"; do
+    for query in "first page" "search $search" "calendar $month" archive; do
         printf '  %-18s %-19s before %s\n' "$query" "${mode#force_}" "$(summary "$root/plans/before|$query|$mode")"
         printf '  %-18s %-19s after  %s\n' "" "" "$(summary "$root/plans/after|$query|$mode")"
     done
 done
 echo "  the plans after 0012, generic (the last run):"
-for query in "first page" "search $search" "calendar $month"; do
+for query in "first page" "search $search" "calendar $month" archive; do
     echo "    $query:"
     awk 'runs == 6; /Execution Time/ { runs++ }' "$root/plans/after|$query|force_generic_plan" | sed 's/^/      /'
 done
