@@ -1,0 +1,42 @@
+public import Foundation
+public import StorykeepCore
+
+// What sharing tells the other modules (see `DomainEvent`): ids only, never an entry's text, a
+// message or a reply.
+
+/// A young person shared an entry with some adults of their team (those it was not shared with
+/// already). The rewards module pays on it.
+public struct EntryShared: DomainEvent {
+    public static let name = "entryShared"
+    public var entryID: UUID
+    public var authorID: UUID
+    /// Those it is newly shared with, never empty.
+    public var shareeIDs: [UUID]
+}
+
+/// A young person stopped sharing an entry with some adults.
+public struct EntryUnshared: DomainEvent {
+    public static let name = "entryUnshared"
+    public var entryID: UUID
+    public var authorID: UUID
+    /// Those it is no longer shared with, never empty.
+    public var shareeIDs: [UUID]
+}
+
+/// An adult saw, for the first time, an entry shared with them.
+public struct ShareSeen: DomainEvent {
+    public static let name = "shareSeen"
+    public var shareID: UUID
+    public var entryID: UUID
+    public var authorID: UUID
+    public var shareeID: UUID
+}
+
+/// An adult replied to an entry shared with them (again, when they change their reply).
+public struct ShareReplied: DomainEvent {
+    public static let name = "shareReplied"
+    public var shareID: UUID
+    public var entryID: UUID
+    public var authorID: UUID
+    public var shareeID: UUID
+}
