@@ -97,6 +97,52 @@ enum ShareStatements {
         order by s.shared_at, s.id
         """
 
+    /// `storykeep seed`: shares the person's live entries with their current social worker,
+    /// newest first, one in every `count / $1` of them (so that the shares spread over the whole
+    /// journal), $1 at most; the share's message is one of $2 (text[]) for every tenth and none for
+    /// the others, and it is shared an hour after the entry was written. Returns how many.
+    static let seedShares = """
+        with ranked as (
+            select e.id, e.created_at,
+                   row_number() over (order by e.day desc, e.created_at desc, e.id desc) - 1 as rank,
+                   greatest(1, count(*) over () / $1) as step
+            from entries e
+            where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.archived_at is null
+        ), picked as (
+            select id, created_at, rank / step as n from ranked where rank % step = 0 order by rank limit $1
+        ), shared as (
+            insert into shares (tenant_id, entry_id, author_id, sharee_id, assignment_id, message, shared_at)
+            select current_tenant_id(), p.id, current_person_id(), a.adult_id, a.id,
+                   case when p.n % 10 = 0 then ($2::text[])[1 + p.n / 10 % cardinality($2::text[])] end,
+                   p.created_at + interval '1 hour'
+            from picked p
+            join assignments a on a.tenant_id = current_tenant_id() and a.young_person_id = current_person_id()
+                              and a.relationship = 'SOCIAL_WORKER' and a.until is null
+            returning 1
+        )
+        select count(*) from shared
+        """
+
+    /// `storykeep seed`: the person sees every share of theirs but the newest three in ten of
+    /// each young person's, a day after it was shared. Returns how many.
+    static let seedSeen = """
+        with ranked as (
+            select s.id, s.shared_at,
+                   row_number() over (partition by s.author_id order by s.shared_at desc, s.id desc) as rank,
+                   count(*) over (partition by s.author_id) as total
+            from shares s
+            where s.tenant_id = current_tenant_id() and s.sharee_id = current_person_id()
+              and s.unshared_at is null and s.seen_at is null
+        ), seen as (
+            update shares s set seen_at = r.shared_at + interval '1 day'
+            from ranked r
+            where s.tenant_id = current_tenant_id() and s.sharee_id = current_person_id() and s.id = r.id
+              and r.rank > r.total * 3 / 10
+            returning 1
+        )
+        select count(*) from seen
+        """
+
     // MARK: The sharee
 
     /// Whether the young person $1 is one the person looks after now (assigned, not switched off).
