@@ -145,6 +145,17 @@ enum ShareStatements {
 
     // MARK: The sharee
 
+    /// What a sharee's statements select (see the top): their shares joined to the entries; each
+    /// statement adds its own conditions and order.
+    private static let sharedEntries = """
+        select e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at,
+               s.id, s.message, s.shared_at, s.seen_at, s.reply, s.replied_at, e.updated_at > s.shared_at
+        from shares s
+        join entries e on e.tenant_id = s.tenant_id and e.id = s.entry_id
+        where s.tenant_id = current_tenant_id() and s.sharee_id = current_person_id()
+
+        """
+
     /// Whether the young person $1 is one the person looks after now (assigned, not switched off).
     static let looksAfter = """
         select exists (select from assignments a
@@ -159,39 +170,24 @@ enum ShareStatements {
     /// $2, $3 the position the page starts after (`(shared_at, id)`: the cursor's, or
     /// `SharePosition.pastNewest` for the first page: always values, so that they bound the backward
     /// scan of `shares_inbox` in any plan); $4 the most rows.
-    static let sharedPage = """
-        select e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at,
-               s.id, s.message, s.shared_at, s.seen_at, s.reply, s.replied_at, e.updated_at > s.shared_at
-        from shares s
-        join entries e on e.tenant_id = s.tenant_id and e.id = s.entry_id
-        where s.tenant_id = current_tenant_id() and s.sharee_id = current_person_id() and s.author_id = $1
-          and s.unshared_at is null and e.archived_at is null
+    static let sharedPage = sharedEntries + """
+          and s.author_id = $1 and s.unshared_at is null and e.archived_at is null
           and (s.shared_at, s.id) < ($2::timestamptz, $3::uuid)
         order by s.shared_at desc, s.id desc
         limit $4
         """
 
     /// ``sharedPage``, of the shares the person has not seen yet (over `shares_unseen`).
-    static let sharedUnseenPage = """
-        select e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at,
-               s.id, s.message, s.shared_at, s.seen_at, s.reply, s.replied_at, e.updated_at > s.shared_at
-        from shares s
-        join entries e on e.tenant_id = s.tenant_id and e.id = s.entry_id
-        where s.tenant_id = current_tenant_id() and s.sharee_id = current_person_id() and s.author_id = $1
-          and s.unshared_at is null and s.seen_at is null and e.archived_at is null
+    static let sharedUnseenPage = sharedEntries + """
+          and s.author_id = $1 and s.unshared_at is null and s.seen_at is null and e.archived_at is null
           and (s.shared_at, s.id) < ($2::timestamptz, $3::uuid)
         order by s.shared_at desc, s.id desc
         limit $4
         """
 
     /// The share $1 of the person's, with its entry, while it stands.
-    static let sharedByID = """
-        select e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at,
-               s.id, s.message, s.shared_at, s.seen_at, s.reply, s.replied_at, e.updated_at > s.shared_at
-        from shares s
-        join entries e on e.tenant_id = s.tenant_id and e.id = s.entry_id
-        where s.tenant_id = current_tenant_id() and s.sharee_id = current_person_id() and s.id = $1
-          and s.unshared_at is null and e.archived_at is null
+    static let sharedByID = sharedEntries + """
+          and s.id = $1 and s.unshared_at is null and e.archived_at is null
         """
 
     /// How many of the shares of each of the young people $1 (uuid[]) the person has not seen:
