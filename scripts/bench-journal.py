@@ -10,40 +10,20 @@ statements each request ran, from pg_stat_statements (reset before a single requ
 BENCH_PSQL is the command line of a superuser psql on the bench cluster (pg_stat_statements in
 the schema bench_stats). Exit status 3: the server's schema has no journal API (yet).
 """
-import http.client, json, os, shlex, statistics, subprocess, sys, time, urllib.parse
+import json, os, sys, time
+
+from bench_http import GraphQL, load_line, p50_p99, sql, statements_per_request, timed
 
 base, slug, username, password, month, search = sys.argv[1:7]
 requests = int(sys.argv[7]) if len(sys.argv) > 7 else 500
-url = urllib.parse.urlparse(base)
-path = f"/t/{slug}/graphql"
-psql = shlex.split(os.environ["BENCH_PSQL"])
+graphql = GraphQL(base, slug)
+post = graphql.post
 
 FIRST_PAGE = """query FirstPage($first: Int!) { entries(first: $first) { edges { cursor node { id date kind text mood background createdAt tags { id name } media { id contentType byteSize sha256 url } } } pageInfo { hasNextPage endCursor } } }"""
 SEARCH = """query Search($q: String!, $first: Int!) { search(query: $q, first: $first) { edges { node { id date kind text tags { id name } } } pageInfo { hasNextPage endCursor } } }"""
 MONTH = """query Month($month: String!) { calendar(month: $month) { date entryCount moods } }"""
 
-connection = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
-
-
-def post(query, variables=None, token=None):
-    body = json.dumps({"query": query, "variables": variables or {}})
-    headers = {"Content-Type": "application/json", "Accept": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    connection.request("POST", path, body=body, headers=headers)
-    response = connection.getresponse()
-    return response.status, json.loads(response.read() or b"{}")
-
-
-def sql(text):
-    return subprocess.run(psql + ["-X", "-A", "-t", "-q", "-c", text], check=True, capture_output=True, text=True).stdout.strip()
-
-
-status, answer = post('mutation($u: String!, $p: String!) { login(username: $u, password: $p) { token } }',
-                      {"u": username, "p": password})
-token = ((answer.get("data") or {}).get("login") or {}).get("token")
-if not token:
-    sys.exit(f"journal bench: login as {username} in {slug} failed: HTTP {status} {answer}")
+token = graphql.login(username, password, "journal")
 
 cases = [
     ("first page, 20 entries", FIRST_PAGE, {"first": 20}),
@@ -72,15 +52,6 @@ if tag:
                   {"i": {"date": f"{month}-15", "kind": "TEXT", "text": "Scored twice at football practice", "tagIds": [tag]}}))
 
 
-def count_statements():
-    """Statements of the server's role since the last reset: (all, of which BEGIN/COMMIT/ROLLBACK)."""
-    rows = sql("""select coalesce(sum(calls), 0), coalesce(sum(calls) filter (where query ~* '^\\s*(begin|commit|rollback)'), 0)
-                  from bench_stats.pg_stat_statements s join pg_roles r on r.oid = s.userid
-                  where r.rolname = 'storykeep_app'""")
-    total, transaction = (int(x) for x in rows.split("|"))
-    return total, transaction
-
-
 count = os.environ.get("BENCH_COUNT", "1") != "0"
 listing = ""
 print(f"  {'request (GraphQL over HTTP, kept-alive connection)':<44}{'p50 ms':>9}{'p99 ms':>9}{'items':>7}  SQL statements per request")
@@ -91,30 +62,16 @@ for name, query, variables in cases:
         continue
     data = next(iter(answer["data"].values()))
     items = len(data["edges"]) if isinstance(data, dict) and "edges" in data else len(data)
-    for _ in range(20):  # warm-up: prepared statements, caches
-        post(query, variables, token)
-    samples = []
-    for _ in range(requests):
-        started = time.perf_counter()
-        status, answer = post(query, variables, token)
-        samples.append((time.perf_counter() - started) * 1000)
-        if status != 200 or answer.get("errors"):
-            sys.exit(f"journal bench: {name}: HTTP {status} {answer}")
-    samples.sort()
-    counts = set()
-    for _ in range(5 if count else 0):
-        sql("select bench_stats.pg_stat_statements_reset()")
-        post(query, variables, token)
-        counts.add(count_statements())
-    statements = " or ".join(f"{total} ({total - tx} + {tx} BEGIN/COMMIT)" for total, tx in sorted(counts)) or "not counted"
+    send = lambda: post(query, variables, token)
+    samples = timed(send, requests, "journal", name)
+    statements = statements_per_request(send) if count else "not counted"
     if count and name == cases[0][0]:
         listing = sql("""select calls || ' x ' || regexp_replace(left(query, 90), '\s+', ' ', 'g')
                          from bench_stats.pg_stat_statements s join pg_roles r on r.oid = s.userid
                          where r.rolname = 'storykeep_app' order by query""")
-    p99 = samples[max(0, int(len(samples) * 0.99) - 1)]
-    print(f"  {name:<44}{statistics.median(samples):>9.2f}{p99:>9.2f}{items:>7}  {statements}")
-print(f"  ({requests} requests each after 20 warm-up; statements from pg_stat_statements, 5 single requests each;"
-      f" load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores)")
+    p50, p99 = p50_p99(samples)
+    print(f"  {name:<44}{p50:>9.2f}{p99:>9.2f}{items:>7}  {statements}")
+print(load_line(requests))
 if count:
     print("  the statements of one first page (20):")
     for line in listing.splitlines():

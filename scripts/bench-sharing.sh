@@ -1,26 +1,33 @@
 #!/usr/bin/env bash
-# Sharing's figures (issue 11), on a journal seeded by `storykeep seed` (BENCH_SHARING_ENTRIES
-# entries, a young person `heavy` with BENCH_SHARING_HEAVY of them), then scripts/bench-sharing.sql:
+# Sharing's figures (issue 11), on journals seeded by `storykeep seed` in one tenant, bench-1: a
+# young person `heavy` with BENCH_SHARING_HEAVY entries and 30 others with BENCH_SHARING_ENTRIES
+# between them (unevenly, as the seed spreads them); the caseload's seed gives the social worker
+# sw1 the first 30 young people (heavy among them), and the sharing module's seed has each young
+# person share every k-th of their live entries with their social worker, BENCH_SHARING_SHARES
+# at most (as many as they have below that), sw1 having seen the older seven in ten.
 #   1. The author's own reads keep their plans when 0012 widens the journal's read policies for
 #      sharees: EXPLAIN (ANALYZE, BUFFERS) of the first page, a search, a month of the calendar
 #      and the archive's first page (JournalStatements' and ArchiveStatements' statements,
 #      prepared, as storykeep_app in heavy's context),
-#      with custom and generic plans (plan_cache_mode), before 0012 is applied and after it, when
-#      heavy has shared 1,000 entries.
-#   2. The sharee's first page: a social worker with 30 young people who shared 1,000 entries
-#      each (30,000 shares). EXPLAIN of ShareStatements.sharedPage and the media and tags of its
-#      20 entries; then over HTTP (scripts/bench-sharing.py) p50/p99 and SQL statement counts.
+#      with custom and generic plans (plan_cache_mode), before 0012 (a second database of the
+#      same seed, migrated up to 0011, no shares) and after it, when heavy has shared 1,000
+#      entries (every tenth).
+#   2. The sharee's first page: sw1 with 30 young people who shared up to 1,000 entries each.
+#      EXPLAIN of ShareStatements.sharedPage and the media and tags of its 20 entries; then over
+#      HTTP (scripts/bench-sharing.py) p50/p99 and SQL statement counts.
 # A throw-away PostgreSQL of its own (fsync off; pg_stat_statements on this cluster only) and a
 # server on a free loopback port. Called by scripts/bench.sh (make bench; BENCH_SHARING=0 skips
 # it); runs alone too. BENCH_CONFIGURATION=debug|release (default release),
-# BENCH_SHARING_ENTRIES (200000), BENCH_SHARING_HEAVY (10000), BENCH_SHARING_REQUESTS (500).
+# BENCH_SHARING_ENTRIES (300000), BENCH_SHARING_HEAVY (10000), BENCH_SHARING_SHARES (1000),
+# BENCH_SHARING_REQUESTS (500).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . scripts/pg-cluster.sh
 
 configuration=${BENCH_CONFIGURATION:-release}
-entries=${BENCH_SHARING_ENTRIES:-200000}
+entries=${BENCH_SHARING_ENTRIES:-300000}
 heavy=${BENCH_SHARING_HEAVY:-10000}
+shares=${BENCH_SHARING_SHARES:-1000}
 requests=${BENCH_SHARING_REQUESTS:-500}
 month=2026-10      # the seed's last month (--until 2026-10-31)
 search=football    # a word of the seed's sentences and tags
@@ -40,20 +47,35 @@ pgc_start "$root" test
 psql_super=("$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$root/run" -p "$PGC_PORT" -U postgres -d "$PGC_DATABASE")
 pgc_as_postgres "${psql_super[@]}" -c "create schema bench_stats; create extension pg_stat_statements schema bench_stats" >/dev/null
 
-# The migrations before sharing's, for the "before" plans.
+# The same seed twice: in a database migrated up to 0011 (no shares), for the "before" plans,
+# and in the bench's own, migrated to the end, with the shares.
 before=$root/migrations-before-sharing
 mkdir "$before"
 for file in Migrations/*.sql; do [[ $(basename "$file") < 0012 ]] && ln -s "$PWD/$file" "$before/"; done
-STORYKEEP_DATABASE_MIGRATIONS_DIRECTORY=$before $bin migrate >/dev/null 2>&1
+before_database=${PGC_DATABASE}_before
+pgc_as_postgres "${psql_super[@]}" >/dev/null <<SQL
+create database $before_database owner storykeep_owner;
+revoke all on database $before_database from public;
+grant connect, temporary on database $before_database to storykeep_app;
+SQL
+psql_before=("${psql_super[@]:0:${#psql_super[@]}-1}" "$before_database")
+before_urls=(DATABASE_URL="${DATABASE_URL%/*}/$before_database"
+             STORYKEEP_OWNER_DATABASE_URL="${STORYKEEP_OWNER_DATABASE_URL%/*}/$before_database")
+env "${before_urls[@]}" STORYKEEP_DATABASE_MIGRATIONS_DIRECTORY="$before" $bin migrate >/dev/null 2>&1
+$bin migrate >/dev/null 2>&1
 
 echo "Sharing: the author's plans before and after 0012, and sharedWithMe ($configuration build, PostgreSQL 15, fsync off)"
 started=$(date +%s)
-$bin seed --seed 1 --tenant-prefix bench --tenants 10 --people 1000 --entries "$entries" \
-    --heavy-person-entries "$heavy" --jobs 2 2>"$root/seed.log" | sed 's/^/  /'
+seed=(seed --seed 1 --tenant-prefix bench --tenants 1 --people 31 --days 1460 --entries "$(($entries + $heavy))"
+      --heavy-person-entries "$heavy" --jobs 2 --set caseload.youngPeoplePerSocialWorker=30)
+env "${before_urls[@]}" $bin "${seed[@]}" --set sharing.sharesPerYoungPerson=0 >/dev/null 2>"$root/seed-before.log"
+$bin "${seed[@]}" --set sharing.sharesPerYoungPerson="$shares" 2>"$root/seed.log" | sed 's/^/  /'
 pgc_as_postgres "${psql_super[@]}" -c "vacuum analyze" >/dev/null
-echo "  seeded and analysed in $(($(date +%s) - started)) s"
-read -r person tenant < <(pgc_as_postgres "${psql_super[@]}" -A -t -F ' ' -c \
-    "select p.id, p.tenant_id from people p join tenants t using (tenant_id) where t.slug = 'bench-1' and p.username = 'heavy'")
+pgc_as_postgres "${psql_before[@]}" -c "vacuum analyze" >/dev/null
+echo "  seeded twice and analysed in $(($(date +%s) - started)) s"
+heavy_query="select p.id, p.tenant_id from people p join tenants t using (tenant_id) where t.slug = 'bench-1' and p.username = 'heavy'"
+read -r person tenant < <(pgc_as_postgres "${psql_super[@]}" -A -t -F ' ' -c "$heavy_query")
+read -r before_person before_tenant < <(pgc_as_postgres "${psql_before[@]}" -A -t -F ' ' -c "$heavy_query")
 
 # JournalStatements.entriesPage and .calendar, as the server prepares them; the first page
 # starts at EntryPosition.start, the days at PostgresDate.earliest and .latest.
@@ -84,14 +106,15 @@ archive_page="select e.id, e.day, e.kind, e.body, e.mood, e.background, e.sugges
 start="'5874897-12-31', '294276-12-31 23:59:59.999999+00', 'ffffffff-ffff-ffff-ffff-ffffffffffff', '4713-11-24 BC', '5874897-12-31'"
 next_month=$(date -d "$month-01 +1 month" +%F)
 
-# explain LABEL: the four reads as heavy, custom and generic plans, each run 7 times in one
-# session; the plans to $root/plans.
+# explain_author LABEL URL PERSON TENANT: the four reads as heavy (PERSON of TENANT in the
+# database of URL), custom and generic plans, each run 7 times in one session; the plans to
+# $root/plans.
 explain_author() {
-    local mode query
+    local mode query url=$2 person=$3 tenant=$4
     for mode in force_custom_plan force_generic_plan; do
         for query in "first page|page($start, null, null, null, 21)" "search $search|page($start, null, null, '$search', 21)" \
             "calendar $month|month('$month-01', '$next_month')" "archive|archive('294276-12-31 23:59:59.999999+00', 'ffffffff-ffff-ffff-ffff-ffffffffffff', 21)"; do
-            "$PG_BIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 "$DATABASE_URL" >"$root/plans/$1|${query%%|*}|$mode" <<SQL
+            "$PG_BIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 "$url" >"$root/plans/$1|${query%%|*}|$mode" <<SQL
 begin;
 select set_config('storykeep.person_id', '$person', true), set_config('storykeep.role', 'YOUNG_PERSON', true),
        set_config('storykeep.tenant_id', '$tenant', true) \\g /dev/null
@@ -124,13 +147,17 @@ summary() {
 }
 
 mkdir "$root/plans"
-explain_author before
-$bin migrate >/dev/null 2>&1
-pgc_as_postgres "${psql_super[@]}" <scripts/bench-sharing.sql >/dev/null
-pgc_as_postgres "${psql_super[@]}" -c "vacuum analyze" >/dev/null
-explain_author after
+explain_author before "${before_urls[0]#DATABASE_URL=}" "$before_person" "$before_tenant"
+explain_author after "$DATABASE_URL" "$person" "$tenant"
 pgc_as_postgres "${psql_super[@]}" -A -t -c "select '  shares: ' || count(*) || ' (' || count(*) filter (where author_id = '$person') || ' of heavy''s, '
     || (select count(*) from entries where author_id = '$person') || ' entries)' from shares"
+# What sw1 holds: each young person's shares, and the entries of the one who has the fewest.
+pgc_as_postgres "${psql_super[@]}" -A -t -c "select '  sw1: ' || count(*) || ' young people, ' || sum(n) || ' shares (' || min(n) || ' to ' || max(n)
+    || ' each; ' || sum(u) || ' unseen); entries per young person ' || min(e) || ' to ' || max(e)
+    from (select s.author_id, count(*) as n, count(*) filter (where s.seen_at is null) as u,
+                 (select count(*) from entries x where x.author_id = s.author_id) as e
+          from shares s join people w on w.id = s.sharee_id and w.email = 'sw1@agency-1.example.org'
+          group by s.author_id) per_young_person"
 
 echo
 echo "The author's own reads, EXPLAIN (ANALYZE, BUFFERS) as storykeep_app in heavy's context: before 0012, then after"
@@ -148,12 +175,14 @@ for query in "first page" "search $search" "calendar $month" archive; do
 done
 
 # The sharee's statements, as sw1 (ShareStatements.sharedPage; JournalStatements.mediaOfEntries;
-# TagStatements.tagsOfEntries), for bench-share-1's first page.
+# TagStatements.tagsOfEntries), for the first page of the young person (not heavy) who shared
+# the most with sw1.
 read -r worker young < <(pgc_as_postgres "${psql_super[@]}" -A -t -F ' ' -c \
-    "select w.id, y.id from people w join people y on y.tenant_id = w.tenant_id and y.username = 'bench-share-1'
-     where w.email = 'sw1@agency-1.example.org'")
+    "select w.id, s.author_id from people w join shares s on s.tenant_id = w.tenant_id and s.sharee_id = w.id
+     join people y on y.tenant_id = s.tenant_id and y.id = s.author_id and y.username <> 'heavy'
+     where w.email = 'sw1@agency-1.example.org' group by w.id, s.author_id, y.username order by count(*) desc, y.username limit 1")
 echo
-echo "The sharee's first page (20) and unread counts, EXPLAIN (ANALYZE, BUFFERS) as storykeep_app in sw1's context (30,000 shares to sw1)"
+echo "The sharee's first page (20) and unread counts, EXPLAIN (ANALYZE, BUFFERS) as storykeep_app in sw1's context"
 for mode in force_custom_plan force_generic_plan; do
     "$PG_BIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 "$DATABASE_URL" >"$root/plans/sharee|$mode" <<SQL
 begin;
@@ -199,10 +228,10 @@ echo "  the plans, generic:"
 sed 's/^/    /' "$root/plans/sharee|force_generic_plan"
 
 echo
-echo "Over HTTP: GraphQL at /t/bench-1/graphql as sw1 (bearer token from login), bench-share-1's shares"
+echo "Over HTTP: GraphQL at /t/bench-1/graphql as sw1 (bearer token from login), the shares of the young person above"
 port=$(pgc_free_port 18280 /nonexistent)
 STORYKEEP_HTTP_PORT=$port STORYKEEP_LOG_LEVEL=warning $bin serve >"$root/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 200); do curl -fs "http://127.0.0.1:$port/health/ready" >/dev/null && break; sleep 0.1; done
 BENCH_PSQL="runuser -u postgres -- ${psql_super[*]}" python3 scripts/bench-sharing.py \
-    "http://127.0.0.1:$port" bench-1 sw1@agency-1.example.org seed-password "Young person 1" heavy "$requests"
+    "http://127.0.0.1:$port" bench-1 sw1@agency-1.example.org seed-password "$young" heavy "$requests"

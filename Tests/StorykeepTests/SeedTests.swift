@@ -5,6 +5,7 @@ import Testing
 
 import Storykeep
 import StorykeepCaseload
+import StorykeepSharing
 @testable import StorykeepCore
 @testable import StorykeepJournals
 @testable import StorykeepSeed
@@ -109,6 +110,57 @@ struct SeedTests {
             }
         }
         options.moduleSettings = ["caseload": ["youngPeoplePerSocialWorker": "0"]]
+        options.tenantPrefix += "x"
+        await #expect(throws: ModuleSeedError.self) { try await Self.seed(options) }
+    }
+
+    @Test func theSharingSeedSharesEveryKthLiveEntryWithTheSocialWorkerWhoSeesTheOlderOnes() async throws {
+        var options = Self.options(seed: 6)
+        options.youngPeople = 14
+        options.entries = 700
+        options.moduleSettings = ["caseload": ["youngPeoplePerSocialWorker": "4"], "sharing": ["sharesPerYoungPerson": "12"]]
+        let summary = try await Self.seed(options)
+        var shares = 0, unseen = 0
+        try await TestDatabase.appPool(size: 1).closing { app in
+            for tenant in summary.tenants {
+                for person in tenant.people where person.role == .youngPerson {
+                    // Their live entries, newest first, and their social worker, as they read them.
+                    let young = AccountContext.person(tenantID: tenant.id!, personID: person.id, role: person.role)
+                    let (live, worker) = try await app.transaction(settings: young.settings) { tx in
+                        var live: [UUID] = [], after: EntryPosition?
+                        repeat {
+                            let page = try await JournalStore(tx).entries(first: 100, after: after)
+                            live += page.items.map(\.item.id)
+                            after = page.hasNextPage ? page.endPosition : nil
+                        } while after != nil
+                        let team = try await Caseload(tx).currentAdults(of: person.id)
+                        return (live, try #require(team.first { $0.relationship == .socialWorker }).adult)
+                    }
+                    let step = max(1, live.count / 12)
+                    let expected = Array(live.indices.filter { $0 % step == 0 }.prefix(12).map { live[$0] })
+                    // What the social worker reads of them through ShareStore.
+                    let sharee = AccountContext.person(tenantID: tenant.id!, personID: worker.id, role: worker.role)
+                    let (page, counts) = try await app.transaction(settings: sharee.settings) { tx in
+                        let store = ShareStore(tx)
+                        return (try await store.sharedWithMe(youngPersonID: person.id, first: 100),
+                                try await store.unseenCounts(of: [person.id]))
+                    }
+                    // (In the order shared: an hour after each was written, which is not always the order of their days.)
+                    #expect(page.items.count == expected.count)
+                    #expect(Set(page.items.map(\.item.entry.id)) == Set(expected), "\(tenant.slug) \(person.loginName)")
+                    #expect(page.items.filter { $0.item.message != nil }.count == (expected.count + 9) / 10)
+                    #expect(page.items.allSatisfy { $0.item.sharedAt == $0.item.entry.createdAt.addingTimeInterval(3600) })
+                    // The newest three in ten unseen, the others seen.
+                    #expect(counts[person.id] ?? 0 == expected.count * 3 / 10)
+                    #expect(page.items.filter { $0.item.seenAt == nil }.map(\.item.id) == Array(page.items.prefix(expected.count * 3 / 10).map(\.item.id)))
+                    shares += expected.count
+                    unseen += expected.count * 3 / 10
+                }
+            }
+        }
+        #expect(shares > 12 * 10)
+        #expect(summary.moduleCounts["sharing"] == ["shares": shares, "seen": shares - unseen])
+        options.moduleSettings = ["sharing": ["sharesPerYoungPerson": "100001"]]
         options.tenantPrefix += "x"
         await #expect(throws: ModuleSeedError.self) { try await Self.seed(options) }
     }

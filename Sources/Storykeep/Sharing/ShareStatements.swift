@@ -97,7 +97,64 @@ enum ShareStatements {
         order by s.shared_at, s.id
         """
 
+    /// `storykeep seed`: shares the person's live entries with their current social worker,
+    /// newest first, one in every `count / $1` of them (so that the shares spread over the whole
+    /// journal), $1 at most; the share's message is one of $2 (text[]) for every tenth and none for
+    /// the others, and it is shared an hour after the entry was written. Returns how many.
+    static let seedShares = """
+        with ranked as (
+            select e.id, e.created_at,
+                   row_number() over (order by e.day desc, e.created_at desc, e.id desc) - 1 as rank,
+                   greatest(1, count(*) over () / $1) as step
+            from entries e
+            where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.archived_at is null
+        ), picked as (
+            select id, created_at, rank / step as n from ranked where rank % step = 0 order by rank limit $1
+        ), shared as (
+            insert into shares (tenant_id, entry_id, author_id, sharee_id, assignment_id, message, shared_at)
+            select current_tenant_id(), p.id, current_person_id(), a.adult_id, a.id,
+                   case when p.n % 10 = 0 then ($2::text[])[1 + p.n / 10 % cardinality($2::text[])] end,
+                   p.created_at + interval '1 hour'
+            from picked p
+            join assignments a on a.tenant_id = current_tenant_id() and a.young_person_id = current_person_id()
+                              and a.relationship = 'SOCIAL_WORKER' and a.until is null
+            returning 1
+        )
+        select count(*) from shared
+        """
+
+    /// `storykeep seed`: the person sees every share of theirs but the newest three in ten of
+    /// each young person's, a day after it was shared. Returns how many.
+    static let seedSeen = """
+        with ranked as (
+            select s.id, s.shared_at,
+                   row_number() over (partition by s.author_id order by s.shared_at desc, s.id desc) as rank,
+                   count(*) over (partition by s.author_id) as total
+            from shares s
+            where s.tenant_id = current_tenant_id() and s.sharee_id = current_person_id()
+              and s.unshared_at is null and s.seen_at is null
+        ), seen as (
+            update shares s set seen_at = r.shared_at + interval '1 day'
+            from ranked r
+            where s.tenant_id = current_tenant_id() and s.sharee_id = current_person_id() and s.id = r.id
+              and r.rank > r.total * 3 / 10
+            returning 1
+        )
+        select count(*) from seen
+        """
+
     // MARK: The sharee
+
+    /// What a sharee's statements select (see the top): their shares joined to the entries; each
+    /// statement adds its own conditions and order.
+    private static let sharedEntries = """
+        select e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at,
+               s.id, s.message, s.shared_at, s.seen_at, s.reply, s.replied_at, e.updated_at > s.shared_at
+        from shares s
+        join entries e on e.tenant_id = s.tenant_id and e.id = s.entry_id
+        where s.tenant_id = current_tenant_id() and s.sharee_id = current_person_id()
+
+        """
 
     /// Whether the young person $1 is one the person looks after now (assigned, not switched off).
     static let looksAfter = """
@@ -113,39 +170,24 @@ enum ShareStatements {
     /// $2, $3 the position the page starts after (`(shared_at, id)`: the cursor's, or
     /// `SharePosition.pastNewest` for the first page: always values, so that they bound the backward
     /// scan of `shares_inbox` in any plan); $4 the most rows.
-    static let sharedPage = """
-        select e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at,
-               s.id, s.message, s.shared_at, s.seen_at, s.reply, s.replied_at, e.updated_at > s.shared_at
-        from shares s
-        join entries e on e.tenant_id = s.tenant_id and e.id = s.entry_id
-        where s.tenant_id = current_tenant_id() and s.sharee_id = current_person_id() and s.author_id = $1
-          and s.unshared_at is null and e.archived_at is null
+    static let sharedPage = sharedEntries + """
+          and s.author_id = $1 and s.unshared_at is null and e.archived_at is null
           and (s.shared_at, s.id) < ($2::timestamptz, $3::uuid)
         order by s.shared_at desc, s.id desc
         limit $4
         """
 
     /// ``sharedPage``, of the shares the person has not seen yet (over `shares_unseen`).
-    static let sharedUnseenPage = """
-        select e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at,
-               s.id, s.message, s.shared_at, s.seen_at, s.reply, s.replied_at, e.updated_at > s.shared_at
-        from shares s
-        join entries e on e.tenant_id = s.tenant_id and e.id = s.entry_id
-        where s.tenant_id = current_tenant_id() and s.sharee_id = current_person_id() and s.author_id = $1
-          and s.unshared_at is null and s.seen_at is null and e.archived_at is null
+    static let sharedUnseenPage = sharedEntries + """
+          and s.author_id = $1 and s.unshared_at is null and s.seen_at is null and e.archived_at is null
           and (s.shared_at, s.id) < ($2::timestamptz, $3::uuid)
         order by s.shared_at desc, s.id desc
         limit $4
         """
 
     /// The share $1 of the person's, with its entry, while it stands.
-    static let sharedByID = """
-        select e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at,
-               s.id, s.message, s.shared_at, s.seen_at, s.reply, s.replied_at, e.updated_at > s.shared_at
-        from shares s
-        join entries e on e.tenant_id = s.tenant_id and e.id = s.entry_id
-        where s.tenant_id = current_tenant_id() and s.sharee_id = current_person_id() and s.id = $1
-          and s.unshared_at is null and e.archived_at is null
+    static let sharedByID = sharedEntries + """
+          and s.id = $1 and s.unshared_at is null and e.archived_at is null
         """
 
     /// How many of the shares of each of the young people $1 (uuid[]) the person has not seen:
