@@ -9,7 +9,7 @@ extension TenantModule {
 public struct RewardsSettings: TenantSettings {
     public static let keys = CodingKeys.allCases.map(\.rawValue)
 
-    /// `rewards` (default none): how stars are earned and what they unlock.
+    /// `rewards` (default none): how stars and achievements are earned and what stars unlock.
     public var rewards: Rewards
 
     public enum CodingKeys: String, CodingKey, CaseIterable { case rewards }
@@ -28,19 +28,27 @@ extension TenantFile {
     }
 }
 
-/// `rewards:` in a tenant file: how a young person earns stars, and what stars unlock.
+/// `rewards:` in a tenant file: how a young person earns stars and achievements, what stars
+/// unlock, and whether their team sees their stars.
 public struct Rewards: Codable, Sendable, Equatable {
     /// `rules` (default none).
     public var rules: [RewardRule]
     /// `unlockables` (default none).
     public var unlockables: [Unlockable]
+    /// `achievements` (default none).
+    public var achievements: [Achievement]
+    /// `visibleToTeam` (default false): whether the adults looking after a young person (a current
+    /// assignment) see their stars. Never their history or achievements.
+    public var visibleToTeam: Bool
 
-    public init(rules: [RewardRule] = [], unlockables: [Unlockable] = []) {
+    public init(rules: [RewardRule] = [], unlockables: [Unlockable] = [], achievements: [Achievement] = [], visibleToTeam: Bool = false) {
         self.rules = rules
         self.unlockables = unlockables
+        self.achievements = achievements
+        self.visibleToTeam = visibleToTeam
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case rules, unlockables }
+    enum CodingKeys: String, CodingKey, CaseIterable { case rules, unlockables, achievements, visibleToTeam }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
@@ -48,6 +56,19 @@ public struct Rewards: Codable, Sendable, Equatable {
         try c.require(Set(rules.map(\.id)).count == rules.count, at: .rules, "each id once")
         unlockables = try c.decode([Unlockable].self, forKey: .unlockables, default: [])
         try c.require(Set(unlockables.map(\.id)).count == unlockables.count, at: .unlockables, "each id once")
+        achievements = try c.decode([Achievement].self, forKey: .achievements, default: [])
+        try c.require(Set(achievements.map(\.id)).count == achievements.count, at: .achievements, "each id once")
+        visibleToTeam = try c.decode(Bool.self, forKey: .visibleToTeam, default: false)
+    }
+
+    /// The rules paying on `event`, in the file's order.
+    public func rules(on event: RewardRule.Event) -> [RewardRule] {
+        rules.filter { $0.on == event }
+    }
+
+    /// The unlockable `id`, if the file has one.
+    public func unlockable(_ id: String) -> Unlockable? {
+        unlockables.first { $0.id == id }
     }
 }
 
@@ -67,7 +88,8 @@ public struct RewardRule: Codable, Sendable, Equatable {
     public var stars: Int
     /// `days` (required for `streak`, 2–365; not allowed otherwise).
     public var days: Int?
-    /// `dailyLimit` (optional, at least 1): stars from this rule per day at most, against farming.
+    /// `dailyLimit` (optional, at least 1): how many times a day (in the tenant's time zone) the
+    /// rule pays a person at most, against farming. A check-in and a streak pay once a day anyway.
     public var dailyLimit: Int?
 
     enum CodingKeys: String, CodingKey, CaseIterable { case id, on, stars, days, dailyLimit }
@@ -90,7 +112,9 @@ public struct RewardRule: Codable, Sendable, Equatable {
     }
 }
 
-/// One entry of `rewards.unlockables`: something a young person unlocks once they hold `stars`.
+/// One entry of `rewards.unlockables`: something a young person unlocks by spending `stars`
+/// (`unlock`), or free (`stars: 0`). A theme, avatar or mood icon set is a profile choice of the
+/// same name (its `id`), refused while locked; a sticker is the apps' to use.
 public struct Unlockable: Codable, Sendable, Equatable {
     /// What kind of thing it is, which decides where the app shows it.
     public enum Kind: String, Codable, Sendable, CaseIterable, ClosedSetDecodable {
@@ -103,8 +127,11 @@ public struct Unlockable: Codable, Sendable, Equatable {
     public var kind: Kind
     /// `name` (required).
     public var name: String
-    /// `stars` (required, at least 0): stars needed to unlock it.
+    /// `stars` (required, 0 to 100,000): its price; 0 marks it free, unlocked for everyone.
     public var stars: Int
+
+    /// Free: everyone has it without spending a star.
+    public var isFree: Bool { stars == 0 }
 
     enum CodingKeys: String, CodingKey, CaseIterable { case id, kind, name, stars }
 
@@ -116,6 +143,6 @@ public struct Unlockable: Codable, Sendable, Equatable {
         name = try c.decode(String.self, forKey: .name)
         try c.require(!name.isBlank, at: .name, "a non-empty name")
         stars = try c.decode(Int.self, forKey: .stars)
-        try c.require(stars >= 0, at: .stars, "a number of stars of at least 0")
+        try c.require((0...100_000).contains(stars), at: .stars, "a number of stars from 0 (free) to 100000")
     }
 }
