@@ -82,25 +82,31 @@ public struct AchievementCondition: Codable, Sendable, Equatable {
         self.kind = kind
     }
 
-    private struct Key: CodingKey, CaseIterable {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-        static let kind = Key(stringValue: "kind")
-        static var allCases: [Key] { Count.allCases.map { Key(stringValue: $0.rawValue) } + [kind] }
+    /// The mapping's keys: one per count, and `kind`.
+    private enum Key: String, CodingKey, CaseIterable {
+        case entries, checkIns, streak, shares, distinctTags, kind
+
+        init(_ count: Count) {
+            switch count {
+            case .entries: self = .entries
+            case .checkIns: self = .checkIns
+            case .streak: self = .streak
+            case .shares: self = .shares
+            case .distinctTags: self = .distinctTags
+            }
+        }
     }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: Key.self)
-        let counts = Count.allCases.filter { c.contains(Key(stringValue: $0.rawValue)) }
+        let counts = Count.allCases.filter { c.contains(Key($0)) }
         guard counts.count == 1, let count = counts.first else {
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: decoder.codingPath,
                     debugDescription: "expected one of \(Count.allCases.map(\.rawValue).joined(separator: ", ")) with a number"))
         }
-        let key = Key(stringValue: count.rawValue)
+        let key = Key(count)
         self.count = count
         atLeast = try c.decode(Int.self, forKey: key)
         if count == .streak {
@@ -118,7 +124,7 @@ public struct AchievementCondition: Codable, Sendable, Equatable {
     /// Written as it is read, so that `tenants.config` decodes again.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
-        try c.encode(atLeast, forKey: Key(stringValue: count.rawValue))
+        try c.encode(atLeast, forKey: Key(count))
         try c.encodeIfPresent(kind.map { $0.rawValue.lowercased() }, forKey: .kind)
     }
 }
