@@ -63,24 +63,30 @@ public struct Earning: Sendable {
     public func entryCreated(_ entryID: UUID, kind: EntryKind) async throws -> RewardsEarned {
         let rules = rewards.rules(on: .entryCreated)
         let row = try await tx.query(
-            EarningStatements.entryCreated, today, entryID, kind.rawValue, rules.map(\.id), rules.map(\.stars), rules.map(\.dailyLimit)
-        )[0]
+            EarningStatements.entryCreated, today, entryID, kind.rawValue, rules.map(\.id), rules.map(\.stars), rules.map(\.dailyLimit),
+            !tagAchievements.isEmpty)[0]
         let (entries, ofKind) = (try row.decode(Int.self, at: 1), try row.decode(Int.self, at: 2))
+        let tags = try row.decode(Int?.self, at: 4) ?? 0
         let due = unearned(try row.decode([String].self, at: 3)).filter { achievement in
             let condition = achievement.condition
             switch condition.count {
             case .entries: return (condition.kind == nil ? entries : condition.kind == kind ? ofKind : 0) >= condition.atLeast
-            case .distinctTags: return true
+            case .distinctTags: return tags >= condition.atLeast
             case .checkIns, .streak, .shares: return false
             }
         }
         return try await award(due, paid: try row.decode(Int.self, at: 0))
     }
 
-    /// An entry's tags may have changed: achievements counting distinct tags, if the
-    /// tenant has any (then one statement, whose count of tags runs only while one is unearned).
+    /// An entry's tags may have changed: achievements counting distinct tags, if the tenant has
+    /// any (then one statement, whose count of tags runs only while one is unearned).
     public func tagsChanged() async throws -> RewardsEarned {
-        try await award(rewards.achievements.filter { $0.condition.count == .distinctTags }, paid: 0)
+        try await award(tagAchievements, paid: 0, countingTags: true)
+    }
+
+    /// The tenant's achievements for a number of distinct tags.
+    private var tagAchievements: [Achievement] {
+        rewards.achievements.filter { $0.condition.count == .distinctTags }
     }
 
     /// A check-in for `day`: the first of the day pays its `checkIn` rules and the `streak` rules
@@ -122,13 +128,14 @@ public struct Earning: Sendable {
         return rewards.achievements.filter { !earned.contains($0.id) }
     }
 
-    /// Awards `due` (those the person has not earned yet, and whose tags suffice), pays their
-    /// bonuses and notifies the person of each: what was earned, with the stars `paid` before.
-    private func award(_ due: [Achievement], paid: Int) async throws -> RewardsEarned {
+    /// Awards `due` (those the person has not earned yet; with `countingTags`, those for distinct
+    /// tags only if the person's tags reach them), pays their bonuses and notifies the person of
+    /// each: what was earned, with the stars `paid` before.
+    private func award(_ due: [Achievement], paid: Int, countingTags: Bool = false) async throws -> RewardsEarned {
         guard !due.isEmpty else { return RewardsEarned(stars: paid) }
         let rows = try await tx.query(
             EarningStatements.award, today, due.map(\.id), due.map(\.name), due.map(\.description), due.map(\.icon),
-            due.map(\.bonus), due.map { $0.condition.count == .distinctTags ? $0.condition.atLeast : nil })
+            due.map(\.bonus), due.map { countingTags && $0.condition.count == .distinctTags ? $0.condition.atLeast : nil })
         let byID = Dictionary(due.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var earned: [EarnedAchievement] = []
         for row in rows {

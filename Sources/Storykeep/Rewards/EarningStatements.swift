@@ -16,9 +16,12 @@ enum EarningStatements {
     /// rule within its daily limit.
     ///
     /// $1 today (date), $2 the entry's id, $3 its kind (`TEXT`, ...), $4 rule ids, $5 their stars,
-    /// $6 their daily limits. One row: the stars paid, the count of entries, the count of entries
-    /// of the kind, and the ids of the achievements the person had earned (as of the statement's
-    /// start: a list to skip, not a guard; awarding is).
+    /// $6 their daily limits, $7 whether to count the person's distinct tags on their entries
+    /// (their tags on at least one entry, archived ones too: when the tenant has an achievement
+    /// for them). One row: the stars paid, the count of
+    /// entries, the count of entries of the kind, the ids of the achievements the person had
+    /// earned (as of the statement's start: a list to skip, not a guard; awarding is), and the
+    /// count of distinct tags (null unless asked).
     static let entryCreated = """
         with counted as (
             insert into reward_counts as c (tenant_id, person_id, counter, value)
@@ -51,7 +54,11 @@ enum EarningStatements {
                (select value from counted where counter = 'entries'),
                (select value from counted where counter <> 'entries'),
                array(select a.achievement_id from reward_achievements a
-                     where a.tenant_id = current_tenant_id() and a.person_id = current_person_id())
+                     where a.tenant_id = current_tenant_id() and a.person_id = current_person_id()),
+               case when $7 then (select count(*)::int from tags t
+                                  where t.tenant_id = current_tenant_id() and t.owner_id = current_person_id()
+                                    and exists (select from entry_tags et where et.tenant_id = t.tenant_id and et.tag_id = t.id))
+               end
         """
 
     /// A check-in: the first of its day records the day with the streak it ends (the day before's
@@ -151,11 +158,11 @@ enum EarningStatements {
         """
 
     /// Awards the achievements given that the person has not earned yet, each kept as described
-    /// here, and pays the bonuses; one whose condition is a number of distinct tags only if the
-    /// person's tags on their entries reach it (counted once, and only if such a one is given).
+    /// here, and pays the bonuses; one given with a number of distinct tags only if the person's
+    /// tags on their entries reach it (counted once, and only if such a one is still unearned).
     ///
     /// $1 today (date), $2 achievement ids, $3 names, $4 descriptions, $5 icons, $6 bonuses (int[],
-    /// 0 for none), $7 the distinct tags each needs (int[], null where the condition is another).
+    /// 0 for none), $7 the distinct tags each needs (int[], null where the caller decided already).
     /// The achievements newly earned: id, bonus, when.
     static let award = """
         with due as (
