@@ -75,4 +75,17 @@ enum RewardStatements {
         )
         select s.balance, s.unlocked, exists (select from spent) from state s
         """
+
+    // MARK: Seeding
+
+    /// The person's live entries written in the $1 days up to their last one, oldest first: id,
+    /// kind, the day it is about, when it was written. What `storykeep seed` pays for.
+    static let seedJournal = """
+        select e.id, e.kind, e.day, e.created_at from entries e
+        where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.archived_at is null
+          and e.created_at > (select max(l.created_at) from entries l
+                              where l.tenant_id = current_tenant_id() and l.author_id = current_person_id())
+                             - make_interval(days => $1)
+        order by e.created_at, e.id
+        """
 }
