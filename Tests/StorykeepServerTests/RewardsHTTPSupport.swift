@@ -1,5 +1,7 @@
+import AsyncHTTPClient
 import Foundation
 import GraphQL
+import NIOCore
 import Postgres
 import Storykeep
 import StorykeepCore
@@ -67,6 +69,19 @@ enum RewardsHTTP {
     static let checkIn = "mutation($m: String!) { checkIn(mood: $m) { id date \(earnedFields) } }"
     static let unlock = "mutation($id: ID!) { unlock(id: $id) { unlockable { id unlocked } starsSpent stars } }"
     static let updateProfile = "mutation($i: ProfileInput!) { updateProfile(input: $i) { avatar theme moodIconSet } }"
+
+    /// POSTs one operation as JSON to the live test server on `port`, on a connection of the
+    /// shared client's pool (so that many go at once, which the harness's client does not do):
+    /// the response's JSON.
+    static func post(_ query: String, _ variables: GraphQLObject, token: String, port: Int, tenant: String) async throws -> GraphQLValue {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/t/\(tenant)/graphql")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.body = .bytes(ByteBuffer(string: GraphQLValue.object(["query": .string(query), "variables": .object(variables)]).json))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
+        return try GraphQLValue(json: try await response.body.collect(upTo: 1 << 20).readableBytesView)
+    }
 }
 
 extension AccountsHarness {
@@ -110,6 +125,3 @@ extension AccountsHarness {
         return page.nodes.filter { $0["kind"] == .string("achievementEarned") }.compactMap { $0["title"]?.stringValue }.reversed()
     }
 }
-
-/// `GraphQLValue` strings, for comparing lists.
-func strings(_ values: String...) -> [GraphQLValue] { values.map(GraphQLValue.string) }

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import GraphQL
 import Postgres
@@ -10,7 +11,8 @@ import Testing
 // Issue 12, what the tenant decides: adults see a young person's stars only where its file shows
 // them to the team; a tenant without the module has none of it and earns nothing; changing the
 // rules changes what is earned from then on, and what was paid stays. And the concurrency test:
-// one young person's 50 entries and 20 check-ins at once earn exactly what the rules allow.
+// one young person's 50 entries and 20 check-ins at once, over a real socket, earn exactly what
+// the rules allow.
 
 @Suite("Rewards: the tenant's choices, and concurrency")
 struct RewardsTenantHTTPTests {
@@ -107,33 +109,32 @@ struct RewardsTenantHTTPTests {
     }
 
     /// The issue's concurrency test: 50 `createEntry` and 20 `checkIn` by one young person, all at
-    /// once, end with exactly what the rules allow (3 entries paid a day, one check-in), each
-    /// achievement once, and the ledger's sum is `me.rewards.stars`.
+    /// once over a real socket, end with exactly what the rules allow (3 entries paid a day, one
+    /// check-in), each achievement once, and the ledger's sum is `me.rewards.stars`.
     @Test func fiftyEntriesAndTwentyCheckInsAtOnceEarnExactlyWhatTheRulesAllow() async throws {
-        try await withAccounts(poolSize: 8, tweak: RewardsHTTP.tenant()) { h in
+        try await withAccounts(poolSize: 8, setup: .live, tweak: RewardsHTTP.tenant()) { h in
             let sam = try await h.person(.youngPerson, "sam")
             h.clock.set("2026-06-10T10:00:00Z")
-            let tenant = try #require(try await TenantStore(pool: h.app).all().first { $0.id == h.tenant.id })
-            let token = try #require(SessionToken(presented: sam.token))
-            // Straight to the engine, all at once (the test client sends one request at a time).
-            let responses = await withTaskGroup(of: (String, GraphQLResponse?).self) { group in
+            let port = try #require(h.client.port, "a live server")
+            // Two check-ins in every seven requests, changing the mood; all sent at once, each on a
+            // connection of the client's pool.
+            let responses = try await withThrowingTaskGroup(of: (String, GraphQLValue).self) { group in
                 for index in 0..<70 {
                     group.addTask {
-                        // Two check-ins in every seven requests, changing the mood.
-                        let request = index % 7 == 3 || index % 7 == 6
-                            ? GraphQLRequest(query: RewardsHTTP.checkIn, variables: ["m": .string(index % 2 == 0 ? "Happy" : "Okay")])
-                            : GraphQLRequest(query: RewardsHTTP.createEntry, variables: ["i": .object(["date": .string("2026-06-01"), "kind": .string("TEXT")])])
-                        guard case .response(let response) = await h.engine.execute(request, tenant: tenant, credential: .bearer(token), links: TenantLinks(root: "/"))
-                        else { return ("not run", nil) }
-                        return (request.query.contains("createEntry") ? "createEntry" : "checkIn", response)
+                        let checkIn = index % 7 == 3 || index % 7 == 6
+                        let (field, query, variables): (String, String, GraphQLObject) = checkIn
+                            ? ("checkIn", RewardsHTTP.checkIn, ["m": .string(index % 2 == 0 ? "Happy" : "Okay")])
+                            : ("createEntry", RewardsHTTP.createEntry, ["i": .object(["date": .string("2026-06-01"), "kind": .string("TEXT")])])
+                        return (field, try await RewardsHTTP.post(query, variables, token: sam.token, port: port, tenant: h.tenant.slug))
                     }
                 }
-                return await group.reduce(into: [(String, GraphQLResponse?)]()) { $0.append($1) }
+                return try await group.reduce(into: [(String, GraphQLValue)]()) { $0.append($1) }
             }
             #expect(responses.filter { $0.0 == "createEntry" }.count == 50)
             #expect(responses.filter { $0.0 == "checkIn" }.count == 20)
-            #expect(responses.allSatisfy { $0.1?.errors.isEmpty == true }, "\(responses.compactMap { $0.1?.errors.first })")
-            let earned = responses.compactMap { kind, response in response?.data?[kind]?["rewardsEarned"] }
+            #expect(responses.allSatisfy { $0.1["errors"] == nil }, "\(responses.compactMap { $0.1["errors"] })")
+            let earned = responses.compactMap { field, response in response["data"]?[field]?["rewardsEarned"] }
+            #expect(earned.count == 70)
             // 3 entries of 2 stars, 1 check-in of 1; bonuses: first entry 3, fifty entries 10.
             let total = earned.compactMap { $0["stars"]?.intValue }.reduce(0, +)
             #expect(total == 3 * 2 + 1 + 3 + 10)
@@ -142,7 +143,7 @@ struct RewardsTenantHTTPTests {
 
             let stars = try await h.stars(of: sam)
             #expect(stars == 20)
-            let sum = try await h.app.transaction(settings: AccountContext.person(tenantID: tenant.id, personID: sam.id, role: .youngPerson).settings) { tx in
+            let sum = try await h.app.transaction(settings: AccountContext.person(tenantID: h.tenant.id, personID: sam.id, role: .youngPerson).settings) { tx in
                 try await tx.query("select coalesce(sum(stars), 0)::int, count(*) filter (where cause = 'entryCreated') from star_ledger")[0]
             }
             #expect(try sum.decode(Int.self, at: 0) == stars)
