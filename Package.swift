@@ -14,6 +14,7 @@ let domainModules: [(name: String, uses: [String])] = [
     ("Rewards", ["Journals", "Profile", "Notifications", "Caseload"]),
     ("Notifications", []),
     ("Caseload", ["Profile", "Notifications"]),
+    ("Sharing", ["Journals", "Caseload", "Notifications"]),
 ]
 
 let package = Package(
@@ -115,13 +116,19 @@ let package = Package(
             ]
         ),
 
+        // What the HTTP tests share, free of the domain: reading a response, form encoding.
+        .target(
+            name: "HTTPTestSupport",
+            dependencies: ["GraphQL", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            path: "Tests/HTTPTestSupport"
+        ),
         // What the test targets share: the test database, tenants and people made for one test,
         // the application's test server and a GraphQL client for it, sample media.
         .target(
             name: "StorykeepTestSupport",
             dependencies: [
                 "StorykeepServer", "Storykeep", "StorykeepCore", "StorykeepTenancy", "StorykeepAccounts", "GraphQL", "Postgres",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "HTTPTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -132,7 +139,7 @@ let package = Package(
         // Client/: a Python GraphQL client's script, run against a live server.
         .testTarget(
             name: "GraphQLHTTPTests",
-            dependencies: ["GraphQLHTTP", "GraphQL", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            dependencies: ["GraphQLHTTP", "GraphQL", "HTTPTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird")],
             exclude: ["Client"]
         ),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "StorykeepTestSupport"]),

@@ -209,3 +209,11 @@ create policy profiles_insert on profiles as restrictive for insert
 create policy profiles_update on profiles as restrictive for update
     using (person_id = (select current_person_id()))
     with check (person_id = (select current_person_id()));
+
+-- WHO DECIDES A PASSWORD RESET stays as 0005 made it: agency admins, not the person's assigned
+-- social worker. A reset is worth two pairs of eyes only if no one person controls both: one admin
+-- alone can create a social worker's account (and hand themselves its activation code) and assign
+-- it to the young person, so an assigned worker who could approve would let a lone admin approve
+-- their own request.
+comment on function may_decide_password_reset(uuid) is
+    'Whether the person acting may approve or refuse password resets of `person`, and see the requests about them: agency admins only (0010_caseload says why not assigned social workers).';

@@ -104,7 +104,9 @@ create policy entries_insert on entries as restrictive for insert to public
     with check (author_id = (( SELECT current_person_id() AS current_person_id)));
 
 create policy entries_read on entries as restrictive for select to public
-    using (author_id = (( SELECT current_person_id() AS current_person_id)));
+    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR archived_at IS NULL AND (EXISTS ( SELECT
+   FROM shares s
+  WHERE s.tenant_id = entries.tenant_id AND s.entry_id = entries.id AND s.sharee_id = (( SELECT current_person_id() AS current_person_id)) AND s.unshared_at IS NULL)));
 
 create policy entries_tenant on entries as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
@@ -125,7 +127,9 @@ create policy entry_media_insert on entry_media as restrictive for insert to pub
     with check (author_id = (( SELECT current_person_id() AS current_person_id)));
 
 create policy entry_media_read on entry_media as restrictive for select to public
-    using (author_id = (( SELECT current_person_id() AS current_person_id)));
+    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR (EXISTS ( SELECT
+   FROM shares s
+  WHERE s.tenant_id = entry_media.tenant_id AND s.entry_id = entry_media.entry_id AND s.sharee_id = (( SELECT current_person_id() AS current_person_id)) AND s.unshared_at IS NULL)));
 
 create policy entry_media_tenant on entry_media as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
@@ -142,7 +146,9 @@ create policy entry_tags_insert on entry_tags as restrictive for insert to publi
     with check (author_id = (( SELECT current_person_id() AS current_person_id)));
 
 create policy entry_tags_read on entry_tags as restrictive for select to public
-    using (author_id = (( SELECT current_person_id() AS current_person_id)));
+    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR (EXISTS ( SELECT
+   FROM shares s
+  WHERE s.tenant_id = entry_tags.tenant_id AND s.entry_id = entry_tags.entry_id AND s.sharee_id = (( SELECT current_person_id() AS current_person_id)) AND s.unshared_at IS NULL)));
 
 create policy entry_tags_tenant on entry_tags as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
@@ -178,7 +184,9 @@ create policy media_insert on media as restrictive for insert to public
     with check (owner_id = (( SELECT current_person_id() AS current_person_id)));
 
 create policy media_read on media as restrictive for select to public
-    using (owner_id = (( SELECT current_person_id() AS current_person_id)));
+    using (owner_id = (( SELECT current_person_id() AS current_person_id)) OR (EXISTS ( SELECT
+   FROM entry_media em
+  WHERE em.tenant_id = media.tenant_id AND em.media_id = media.id)));
 
 create policy media_tenant on media as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
@@ -373,6 +381,35 @@ create policy sessions_update on sessions as restrictive for update to public
 create policy sessions_visible on sessions as restrictive for select to public
     using (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text OR (( SELECT current_person_role() AS current_person_role)) = 'AUTHENTICATION'::text AND token_hash = (( SELECT current_secret_hash() AS current_secret_hash)) AND revoked_at IS NULL AND expires_at > now());
 
+-- shares: row-level security enabled, forced; 5 policies
+alter table shares enable row level security;
+alter table shares force row level security;
+
+create policy shares_insert on shares as restrictive for insert to public
+    with check (author_id = (( SELECT current_person_id() AS current_person_id)) AND (assignment_id IN ( SELECT a.id
+   FROM assignments a
+  WHERE a.tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)) AND a.young_person_id = (( SELECT current_person_id() AS current_person_id)) AND a.until IS NULL)) AND (EXISTS ( SELECT
+   FROM people p
+  WHERE p.tenant_id = shares.tenant_id AND p.id = shares.sharee_id AND p.disabled_at IS NULL)));
+
+create policy shares_parties on shares as restrictive for all to public
+    using ((( SELECT current_person_id() AS current_person_id)) = ANY (ARRAY[author_id, sharee_id]))
+    with check ((( SELECT current_person_id() AS current_person_id)) = ANY (ARRAY[author_id, sharee_id]));
+
+create policy shares_read on shares as restrictive for select to public
+    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.id
+   FROM assignments a
+  WHERE a.tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)) AND a.adult_id = (( SELECT current_person_id() AS current_person_id)) AND a.until IS NULL)));
+
+create policy shares_tenant on shares as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy shares_update on shares as restrictive for update to public
+    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.id
+   FROM assignments a
+  WHERE a.tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)) AND a.adult_id = (( SELECT current_person_id() AS current_person_id)) AND a.until IS NULL)));
+
 -- star_ledger: row-level security enabled, forced; 3 policies
 alter table star_ledger enable row level security;
 alter table star_ledger force row level security;
@@ -390,17 +427,28 @@ create policy star_ledger_tenant on star_ledger as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
     with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
 
--- tags: row-level security enabled, forced; 2 policies
+-- tags: row-level security enabled, forced; 5 policies
 alter table tags enable row level security;
 alter table tags force row level security;
 
-create policy tags_owner on tags as restrictive for all to public
-    using (owner_id = (( SELECT current_person_id() AS current_person_id)))
+create policy tags_delete on tags as restrictive for delete to public
+    using (owner_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy tags_insert on tags as restrictive for insert to public
     with check (owner_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy tags_read on tags as restrictive for select to public
+    using (owner_id = (( SELECT current_person_id() AS current_person_id)) OR (EXISTS ( SELECT
+   FROM entry_tags et
+  WHERE et.tenant_id = tags.tenant_id AND et.tag_id = tags.id)));
 
 create policy tags_tenant on tags as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
     with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy tags_update on tags as restrictive for update to public
+    using (owner_id = (( SELECT current_person_id() AS current_person_id)))
+    with check (owner_id = (( SELECT current_person_id() AS current_person_id)));
 
 -- tenants: row-level security enabled, forced; 2 policies
 alter table tenants enable row level security;

@@ -1,25 +1,28 @@
 #!/usr/bin/env bash
 # The GraphQL engine's figures (issue 3): `storykeep gql bench` and graphql-core 3.3.2 on the same
-# inputs (scripts/bench-corpus), in the same run, with the ratios. Medians of µs per operation, release
-# build. Called by scripts/bench.sh (make bench); runs alone too (it builds what it needs):
+# inputs, in the same run, with the ratios: the documents of the parser's corpus
+# (Tests/GraphQLTests/Corpus/syntax/valid-*.graphql) and the feed's root value and variables
+# (scripts/bench-corpus). Medians of µs per operation, release build. Called by scripts/bench.sh
+# (make bench); runs alone too (it builds what it needs):
 #     scripts/bench-graphql.sh [seconds per figure, default 1]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 seconds=${1:-1}
-corpus=${STORYKEEP_BENCH_CORPUS:-scripts/bench-corpus}
+documents=Tests/GraphQLTests/Corpus/syntax
+data=scripts/bench-corpus
 bin=.build/release/storykeep
 [[ -x $bin ]] || swift build -c release --product storykeep >&2
 python3 -c 'import graphql, sys; sys.exit(graphql.__version__ != "3.3.2")' 2>/dev/null \
     || python3 -m pip install --quiet graphql-core==3.3.2 >&2
 
-feed=(--schema "$corpus/feed-schema.graphql" --root "$corpus/feed-root.json"
-      --variables "$(cat "$corpus/feed-variables.json")" --seconds "$seconds")
-kitchen=(--schema "$corpus/feed-schema.graphql" --query "$corpus/kitchen-sink.graphql" --seconds "$seconds")
+feed=(--schema "$documents/valid-feed-schema.graphql" --root "$data/feed-root.json"
+      --variables "$(cat "$data/feed-variables.json")" --seconds "$seconds")
+kitchen=(--schema "$documents/valid-feed-schema.graphql" --query "$documents/valid-kitchen-sink.graphql" --seconds "$seconds")
 
 ours_kitchen=$($bin gql bench "${kitchen[@]}")
 core_kitchen=$(python3 scripts/bench-graphql-core.py "${kitchen[@]}")
-ours_feed=$($bin gql bench --query "$corpus/feed-query.graphql" "${feed[@]}")
-core_feed=$(python3 scripts/bench-graphql-core.py --query "$corpus/feed-query.graphql" "${feed[@]}")
+ours_feed=$($bin gql bench --query "$documents/valid-feed-query.graphql" "${feed[@]}")
+core_feed=$(python3 scripts/bench-graphql-core.py --query "$documents/valid-feed-query.graphql" "${feed[@]}")
 
 python3 - "$ours_kitchen" "$core_kitchen" "$ours_feed" "$core_feed" <<'PY'
 import json, sys

@@ -85,3 +85,10 @@ fi
 if [[ ${BENCH_JOURNAL:-1} != 0 ]]; then
     scripts/bench-journal.sh
 fi
+
+# Sharing (issue 11): the author's plans before and after the sharing migration, and sharedWithMe
+# for a social worker with 30 young people who shared 1,000 entries each; a cluster and a server
+# of its own. BENCH_SHARING=0 skips it.
+if [[ ${BENCH_SHARING:-1} != 0 ]]; then
+    scripts/bench-sharing.sh
+fi

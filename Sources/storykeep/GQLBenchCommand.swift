@@ -19,29 +19,14 @@ struct GQLBenchCommand: AsyncParsableCommand {
         abstract: "Time parse, validate and execute of one operation; print median µs per operation as JSON."
     )
 
-    @Option(help: "An SDL file of the schema (repeat for several).")
-    var schema: [String] = []
-
-    @Option(help: "The GraphQL document's file.")
-    var query: String
-
-    @Option(help: "A JSON file: the root value (default: {}).")
-    var root: String?
-
-    @Option(help: "The variables, as a JSON object.")
-    var variables: String?
-
-    @Option(help: "The operation to run, when the document has several.")
-    var operationName: String?
+    @OptionGroup var options: GQLOperationOptions
 
     @Option(help: "Seconds spent measuring each figure.")
     var seconds: Double = 1
 
     func run() async throws {
-        let schema = try GQLInput.schema(self.schema)
-        let root = try GQLInput.json(file: self.root, default: .object([:]))
-        let text = try GQLInput.text(query)
-        let variables = try GQLInput.variables(self.variables)
+        let operation = try options.read()
+        let (schema, root, text) = (operation.schema, operation.root, operation.text)
         let budget = Duration.milliseconds(Int64(max(seconds, 0.05) * 1000))
 
         var figures: [(String, Double?)] = [
@@ -54,8 +39,8 @@ struct GQLBenchCommand: AsyncParsableCommand {
             figures.append(
                 ("execute_us", await medianMicroseconds(budget) {
                     _ = await GraphQL.execute(
-                        schema: schema, document: document, source: source, rootValue: root, variableValues: variables,
-                        operationName: operationName)
+                        schema: schema, document: document, source: source, rootValue: root, variableValues: operation.variables,
+                        operationName: operation.operationName)
                 }))
             figures.append(
                 ("all_us", await medianMicroseconds(budget) {
@@ -63,12 +48,12 @@ struct GQLBenchCommand: AsyncParsableCommand {
                     guard let document = try? GraphQL.parse(source) else { return }
                     _ = GraphQL.validate(schema: schema, document: document, source: source)
                     _ = await GraphQL.execute(
-                        schema: schema, document: document, source: source, rootValue: root, variableValues: variables,
-                        operationName: operationName
+                        schema: schema, document: document, source: source, rootValue: root, variableValues: operation.variables,
+                        operationName: operation.operationName
                     ).jsonBytes()
                 }))
             let service = GraphQLService(schema: schema)
-            let request = GraphQLRequest(query: text, operationName: operationName, variables: variables)
+            let request = operation.request
             figures.append(
                 ("cached_us", await medianMicroseconds(budget) {
                     _ = await service.execute(request, rootValue: root).jsonBytes()

@@ -60,3 +60,44 @@ enum GQLInput {
         return object
     }
 }
+
+/// The options of `gql run` and `gql bench`: one operation, with its schema, root value and
+/// variables.
+struct GQLOperationOptions: ParsableArguments {
+    @Option(help: "An SDL file of the schema (repeat for several).")
+    var schema: [String] = []
+
+    @Option(help: "The GraphQL document's file.")
+    var query: String
+
+    @Option(help: "A JSON file: the root value (default: {}).")
+    var root: String?
+
+    @Option(help: "The variables, as a JSON object.")
+    var variables: String?
+
+    @Option(help: "The operation to run, when the document has several.")
+    var operationName: String?
+
+    /// The files read and the JSON parsed; a failure is bad usage.
+    func read() throws -> GQLOperation {
+        let schema = try GQLInput.schema(self.schema)
+        let root = try GQLInput.json(file: self.root, default: .object([:]))
+        let text = try GQLInput.text(query)
+        return GQLOperation(
+            schema: schema, root: root, text: text, variables: try GQLInput.variables(variables), operationName: operationName)
+    }
+}
+
+/// An operation of `gql run` or `gql bench`, ready to run.
+struct GQLOperation {
+    let schema: GraphQLSchema
+    let root: GraphQLValue
+    /// The document's text.
+    let text: String
+    let variables: GraphQLObject?
+    let operationName: String?
+
+    /// The operation as a request to `GraphQLService`.
+    var request: GraphQLRequest { GraphQLRequest(query: text, operationName: operationName, variables: variables) }
+}

@@ -14,27 +14,11 @@ struct GQLRunCommand: AsyncParsableCommand {
         abstract: "Execute an operation over a JSON root value and print the response."
     )
 
-    @Option(help: "An SDL file of the schema (repeat for several).")
-    var schema: [String] = []
-
-    @Option(help: "A JSON file: the root value (default: {}).")
-    var root: String?
-
-    @Option(help: "The GraphQL document's file.")
-    var query: String
-
-    @Option(help: "The variables, as a JSON object.")
-    var variables: String?
-
-    @Option(help: "The operation to run, when the document has several.")
-    var operationName: String?
+    @OptionGroup var options: GQLOperationOptions
 
     func run() async throws {
-        let schema = try GQLInput.schema(self.schema)
-        let root = try GQLInput.json(file: self.root, default: .object([:]))
-        let request = GraphQLRequest(
-            query: try GQLInput.text(query), operationName: operationName, variables: try GQLInput.variables(variables))
-        let response = await GraphQLService(schema: schema).execute(request, rootValue: root)
+        let operation = try options.read()
+        let response = await GraphQLService(schema: operation.schema).execute(operation.request, rootValue: operation.root)
         print(response.json)
     }
 }

@@ -1,4 +1,5 @@
 import GraphQL
+import HTTPTestSupport
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting

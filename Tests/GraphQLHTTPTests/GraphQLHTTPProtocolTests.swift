@@ -1,4 +1,5 @@
 import GraphQL
+import HTTPTestSupport
 import Hummingbird
 import HummingbirdTesting
 import Testing

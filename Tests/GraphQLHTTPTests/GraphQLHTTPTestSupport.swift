@@ -1,4 +1,5 @@
 import GraphQL
+import HTTPTestSupport
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -36,10 +37,9 @@ extension TestClientProtocol {
 
     /// GETs `/graphql` with form-encoded parameters.
     func get(_ parameters: [(String, String)], accept: String? = nil) async throws -> TestResponse {
-        let query = parameters.map { "\(formEncode($0.0))=\(formEncode($0.1))" }.joined(separator: "&")
         var headers: HTTPFields = [:]
         if let accept { headers[.accept] = accept }
-        return try await execute(uri: "/graphql?" + query, method: .get, headers: headers)
+        return try await execute(uri: "/graphql?" + formQuery(parameters), method: .get, headers: headers)
     }
 
     /// Whether the server still answers.
@@ -47,41 +47,5 @@ extension TestClientProtocol {
         try await execute(uri: "/ping", method: .get) { response in
             #expect(response.status == .ok)
         }
-    }
-}
-
-extension TestResponse {
-    /// The body as JSON.
-    var json: GraphQLValue {
-        get throws { try GraphQLValue(json: body.readableBytesView) }
-    }
-
-    /// The messages of the body's `errors`.
-    var errorMessages: [String] {
-        ((try? json)?["errors"]?.listValue ?? []).compactMap { $0["message"]?.stringValue }
-    }
-
-    var contentType: String? { headers[.contentType] }
-}
-
-/// Percent-encodes for a query string the way URLSearchParams does (space as `+`).
-func formEncode(_ text: String) -> String {
-    var out = ""
-    for byte in text.utf8 {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-            UInt8(ascii: "*"):
-            out.unicodeScalars.append(Unicode.Scalar(byte))
-        case UInt8(ascii: " "): out += "+"
-        default: out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-        }
-    }
-    return out
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: Swift.max(0, width - count)) + self
     }
 }

@@ -19,6 +19,15 @@ import Testing
         var all: [[String]] { calls.withLock { $0 } }
     }
 
+    // Each test has an instance of its own: its own schema and calls.
+    let tagCalls = Calls()
+    let personCalls = Calls()
+    let schema: GraphQLSchema
+
+    init() throws {
+        schema = try Self.schema(tagCalls, personCalls)
+    }
+
     /// 20 entries; entry i has tags "t(i)" and "t(i+1)"; tag j is owned by person "p(j % 3)".
     static func schema(_ tagCalls: Calls, _ personCalls: Calls) throws -> GraphQLSchema {
         let schema = try buildASTSchema(parse(sdl))
@@ -51,9 +60,6 @@ import Testing
     }
 
     @Test func twentyEntriesTagsAreOneBatchCall() async throws {
-        let tagCalls = Calls()
-        let personCalls = Calls()
-        let schema = try Self.schema(tagCalls, personCalls)
         let response = await run(schema, "{ entries { id tags { id name } } }")
         #expect(response.errors.isEmpty)
         #expect(tagCalls.all == [(0..<20).map { "e\($0)" }])
@@ -63,9 +69,6 @@ import Testing
     }
 
     @Test func nestedListsBatchOncePerLevel() async throws {
-        let tagCalls = Calls()
-        let personCalls = Calls()
-        let schema = try Self.schema(tagCalls, personCalls)
         let response = await run(schema, "{ entries { tags { owner { id name } } } }")
         // One call for the 20 entries' tags, then one for the owners of all 40 tags (3 people).
         #expect(tagCalls.all.count == 1)
@@ -76,9 +79,6 @@ import Testing
     }
 
     @Test func aKeyLoadedInARequestIsNotLoadedAgain() async throws {
-        let tagCalls = Calls()
-        let personCalls = Calls()
-        let schema = try Self.schema(tagCalls, personCalls)
         let response = await run(schema, "{ entries { authorName tags { owner { name } } } }")
         #expect(response.errors.isEmpty)
         // p0 was loaded for the author names in the first round; the owners' round asks for p1, p2 only.
@@ -87,9 +87,6 @@ import Testing
     }
 
     @Test func eachRequestHasItsOwnQueue() async throws {
-        let tagCalls = Calls()
-        let personCalls = Calls()
-        let schema = try Self.schema(tagCalls, personCalls)
         let service = GraphQLService(schema: schema)
         for _ in 0..<2 {
             let response = await service.execute(GraphQLRequest(query: "{ entries { authorName } }"))
@@ -99,16 +96,16 @@ import Testing
     }
 
     @Test func aFailedBatchFailsEachLoad() async throws {
-        let schema = try buildASTSchema(parse(Self.sdl))
+        let failingSchema = try buildASTSchema(parse(Self.sdl))
         struct Down: Error, CustomStringConvertible { var description: String { "database down" } }
         let failing = DataLoader<String, [GraphQLValue]> { _, _ in throw Down() }
-        field(schema, "Query.entries").resolve = .sync { _, _, _, _ in
+        field(failingSchema, "Query.entries").resolve = .sync { _, _, _, _ in
             [GraphQLValue.object(["id": .string("a")]), GraphQLValue.object(["id": .string("b")])]
         }
-        field(schema, "Entry.tags").resolve = .sync { entry, _, _, info in
+        field(failingSchema, "Entry.tags").resolve = .sync { entry, _, _, info in
             failing.load((entry as! GraphQLValue)["id"]!.stringValue!, info)
         }
-        let response = await run(schema, "{ entries { id tags { id } } }")
+        let response = await run(failingSchema, "{ entries { id tags { id } } }")
         // tags, each entry and the list are non-null: the first error nulls `data`, and the
         // second (inside it) is dropped.
         #expect(response.errors.map(\.message) == ["database down"])
@@ -117,9 +114,6 @@ import Testing
     }
 
     @Test func asyncWorkAndLoadsShareARound() async throws {
-        let tagCalls = Calls()
-        let personCalls = Calls()
-        let schema = try Self.schema(tagCalls, personCalls)
         // The entries come from async work; their tags then form one batch.
         field(schema, "Query.entries").resolve = .async { _, _, _, _ in
             (0..<5).map { GraphQLValue.object(["id": .string("e\($0)")]) }

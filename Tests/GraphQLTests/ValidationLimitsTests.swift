@@ -105,8 +105,7 @@ struct ValidationLimitsTests {
     }
 
     @Test func standardIntrospectionQueryPassesTheDefaultLimits() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Corpus/validation/introspection-query.graphql")
+        let url = syntaxCorpusFolder().appendingPathComponent("valid-introspection-query.graphql")
         let (messages, _) = try check(String(contentsOf: url, encoding: .utf8))
         #expect(messages.isEmpty)
     }

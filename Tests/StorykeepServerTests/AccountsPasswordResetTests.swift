@@ -99,6 +99,22 @@ struct AccountsPasswordResetTests {
             let own = try await h.approveReset(first, token: ada)
             #expect(own.errorCode == "FORBIDDEN", "\(own.json)")
             #expect(own["data"] == .null)
+            // Nor through a social worker she adds, activates herself and assigns to Sam: an
+            // assigned social worker does not decide resets.
+            let worker = try await h.graphQL(
+                create, ["i": .object(["role": .string("SOCIAL_WORKER"), "displayName": .string("Puppet"), "email": .string("puppet@example.org")])],
+                token: ada)
+            let workerCode = try #require(worker["data"]?["createPerson"]?["activationCode"]?.stringValue, "\(worker.json)")
+            let workerToken = try await h.activate(workerCode, password: "a puppet's password")
+            let workerID = try #require(
+                try await h.graphQL("{ me { id } }", token: workerToken)["data"]?["me"]?["id"], "the worker's id")
+            let assigned = try await h.graphQL(
+                "mutation($y: ID!, $a: ID!) { assignAdult(youngPersonId: $y, adultId: $a, relationship: SOCIAL_WORKER) { id } }",
+                ["y": samID, "a": workerID], token: ada)
+            #expect(assigned["data"]?["assignAdult"]?["id"] != nil, "\(assigned.json)")
+            let byWorker = try await h.approveReset(first, token: workerToken)
+            #expect(byWorker.errorCode == "FORBIDDEN", "\(byWorker.json)")
+            #expect(try await h.graphQL(Reset.list, ["p": samID], token: workerToken).errorCode == "FORBIDDEN")
             // ...nor one she refused, nor approve with issueActivationCode after asking.
             let second = try await h.requestReset(of: sam, token: ada)
             let refused = try await h.graphQL(Reset.refuse, ["id": .string(second), "n": .string("asked twice")], token: ada)

@@ -7,7 +7,7 @@ import GraphQL
 /// enum values, and values of the wrong shape.
 enum FuzzCatalogue {
     /// The cases for a value of `type` (a named type of `schema`, or a list or non-null of one).
-    static func cases(for type: FuzzSchema.TypeRef, in schema: FuzzSchema) -> [FuzzCase] {
+    static func cases(for type: IntrospectedSchema.TypeRef, in schema: IntrospectedSchema) -> [FuzzCase] {
         var cases = [FuzzCase("null", .null)]
         switch type.nullable {
         case .list(let element):
@@ -40,7 +40,7 @@ enum FuzzCatalogue {
     }
 
     /// A value of the element type, to repeat in a long list: a valid-looking one where there is one.
-    private static func sample(for type: FuzzSchema.TypeRef, in schema: FuzzSchema) -> FuzzValue {
+    private static func sample(for type: IntrospectedSchema.TypeRef, in schema: IntrospectedSchema) -> FuzzValue {
         let named = schema.types[type.named]
         switch (named?.kind, type.named) {
         case (.enumeration, _): return .enumValue(named?.enumValues.first ?? "A")

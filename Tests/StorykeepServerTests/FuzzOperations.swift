@@ -2,16 +2,16 @@
 /// input object fields and list elements to the value replaced.
 struct FuzzTarget {
     enum Step {
-        case field(FuzzSchema.InputValue)
+        case field(IntrospectedSchema.InputValue)
         case element
     }
 
     var operation: String
-    var field: FuzzSchema.Field
-    var argument: FuzzSchema.InputValue
+    var field: IntrospectedSchema.Field
+    var argument: IntrospectedSchema.InputValue
     var path: [Step]
     /// The type of the value replaced.
-    var type: FuzzSchema.TypeRef
+    var type: IntrospectedSchema.TypeRef
 
     /// `createEntry(input.tagIds[])`.
     var label: String {
@@ -28,11 +28,11 @@ struct FuzzTarget {
     /// Every place a value can go in `schema`'s root fields: each argument, and within it each
     /// input object field and list element, down to the scalars (an input type met again on
     /// its own path is not entered twice).
-    static func all(in schema: FuzzSchema) -> [FuzzTarget] {
+    static func all(in schema: IntrospectedSchema) -> [FuzzTarget] {
         var targets: [FuzzTarget] = []
         for (operation, field) in schema.rootFields {
             for argument in field.arguments {
-                func walk(_ path: [Step], _ type: FuzzSchema.TypeRef, _ entered: Set<String>) {
+                func walk(_ path: [Step], _ type: IntrospectedSchema.TypeRef, _ entered: Set<String>) {
                     targets.append(FuzzTarget(operation: operation, field: field, argument: argument, path: path, type: type))
                     switch type.nullable {
                     case .list(let element):
@@ -56,16 +56,16 @@ struct FuzzTarget {
 /// What a valid value for an input is, so that the other arguments of a request let the fuzzed
 /// one through: `name` is the argument's or input field's, `field` the root field's. A required
 /// input always gets one; an optional one nil when it is better left out.
-typealias FuzzPlausible = (_ name: String, _ type: FuzzSchema.TypeRef, _ field: String, _ required: Bool) async throws -> FuzzValue?
+typealias FuzzPlausible = (_ name: String, _ type: IntrospectedSchema.TypeRef, _ field: String, _ required: Bool) async throws -> FuzzValue?
 
 /// Writes a request's JSON body by hand, byte by byte.
 enum FuzzRequest {
     /// A call of `target`'s field with `value` in place, and valid values for the other arguments
     /// and input fields; as variables (`$a0`, ...) or as literals in the document.
     static func body(
-        _ target: FuzzTarget, value: FuzzValue, asVariables: Bool, schema: FuzzSchema, plausible: FuzzPlausible
+        _ target: FuzzTarget, value: FuzzValue, asVariables: Bool, schema: IntrospectedSchema, plausible: FuzzPlausible
     ) async throws -> [UInt8] {
-        var arguments: [(FuzzSchema.InputValue, FuzzValue)] = []
+        var arguments: [(IntrospectedSchema.InputValue, FuzzValue)] = []
         for argument in target.field.arguments {
             if argument.name == target.argument.name {
                 let placed = try await place(value, along: target.path[...], in: argument.type, field: target.field.name, schema, plausible)
@@ -78,8 +78,8 @@ enum FuzzRequest {
     }
 
     /// A call of `field` with valid values for its arguments, as variables.
-    static func valid(_ operation: String, _ field: FuzzSchema.Field, schema: FuzzSchema, plausible: FuzzPlausible) async throws -> [UInt8] {
-        var arguments: [(FuzzSchema.InputValue, FuzzValue)] = []
+    static func valid(_ operation: String, _ field: IntrospectedSchema.Field, schema: IntrospectedSchema, plausible: FuzzPlausible) async throws -> [UInt8] {
+        var arguments: [(IntrospectedSchema.InputValue, FuzzValue)] = []
         for argument in field.arguments {
             if let value = try await plausible(argument.name, argument.type, field.name, argument.isRequired) {
                 arguments.append((argument, value))
@@ -90,8 +90,8 @@ enum FuzzRequest {
 
     /// A call of `field` with `arguments`, as variables or as literals.
     private static func call(
-        _ operation: String, _ field: FuzzSchema.Field, _ arguments: [(FuzzSchema.InputValue, FuzzValue)], asVariables: Bool,
-        schema: FuzzSchema
+        _ operation: String, _ field: IntrospectedSchema.Field, _ arguments: [(IntrospectedSchema.InputValue, FuzzValue)], asVariables: Bool,
+        schema: IntrospectedSchema
     ) -> [UInt8] {
         var document = Array(operation.utf8) + Array(" Fuzz".utf8)
         var variables: [(String, FuzzValue)] = []
@@ -124,8 +124,8 @@ enum FuzzRequest {
     /// for their other fields (those `plausible` gives), the lists on the way holding the one
     /// element.
     private static func place(
-        _ value: FuzzValue, along path: ArraySlice<FuzzTarget.Step>, in type: FuzzSchema.TypeRef, field: String,
-        _ schema: FuzzSchema, _ plausible: FuzzPlausible
+        _ value: FuzzValue, along path: ArraySlice<FuzzTarget.Step>, in type: IntrospectedSchema.TypeRef, field: String,
+        _ schema: IntrospectedSchema, _ plausible: FuzzPlausible
     ) async throws -> FuzzValue {
         guard let step = path.first else { return value }
         switch (step, type.nullable) {

@@ -31,7 +31,7 @@ struct FuzzActor {
 /// logs them in again, or replaces them with new people, before each batch.
 final class FuzzWorld {
     let harness: AccountsHarness
-    let schema: FuzzSchema
+    let schema: IntrospectedSchema
     let findings = FuzzFindings()
     private(set) var actors: [FuzzRole: FuzzActor] = [:]
     let bystander: FuzzActor
@@ -44,7 +44,7 @@ final class FuzzWorld {
     /// Introspects the tenant's schema anonymously, and makes the people.
     init(_ harness: AccountsHarness) async throws {
         self.harness = harness
-        schema = try FuzzSchema(introspection: try await harness.graphQL(FuzzSchema.introspectionQuery))
+        schema = try IntrospectedSchema(introspection: try await harness.graphQL(IntrospectedSchema.introspectionQuery))
         bystander = try await Self.person(.youngPerson, harness, name: "fuzz-bystander")
         subjectID = try await harness.createAsOperator(NewPerson(role: .youngPerson, displayName: "Subject", username: "fuzz-subject"))
             .person.id.uuidString.lowercased()
@@ -177,7 +177,7 @@ final class FuzzWorld {
         }
     }
 
-    private func plausible(_ name: String, _ type: FuzzSchema.TypeRef, field: String, role: FuzzRole) async throws -> FuzzValue {
+    private func plausible(_ name: String, _ type: IntrospectedSchema.TypeRef, field: String, role: FuzzRole) async throws -> FuzzValue {
         switch type {
         case .nonNull(let of):
             return try await plausible(name, of, field: field, role: role)

@@ -27,24 +27,24 @@ struct InputTextHTTPTests {
             _ = try await h.createEntry(["date": .string("2026-11-19"), "kind": .string("TEXT"), "text": .string("before")], token: sam)
             let before = try await h.everything(sam: sam, admin: admin)
 
-            let schema = try SchemaInputs(introspection: try await h.graphQL(SchemaInputs.query))
+            let schema = try IntrospectedSchema(introspection: try await h.graphQL(IntrospectedSchema.introspectionQuery))
             var tried: Set<String> = []
-            for field in schema.fields {
+            for (operation, field) in schema.rootFields {
                 for path in schema.paths(of: field, to: ["String", "ID"]) {
                     tried.insert("\(field.name) \(path)")
                     let arguments = schema.arguments(for: field, scalars: Self.scalars, setting: Self.nul, at: path)
                     let what = "\(field.name)(\(path))"
                     for token in [sam, nil] {
-                        let variables = try await h.graphQL(schema.document(field, variables: arguments), arguments, token: token)
+                        let variables = try await h.graphQL(schema.document(operation, field, variables: arguments), arguments, token: token)
                         Self.expectRefused(variables, path, what + " in variables")
-                        let literals = try await h.graphQL(schema.document(field, literals: arguments), token: token)
+                        let literals = try await h.graphQL(schema.document(operation, field, literals: arguments), token: token)
                         Self.expectRefused(literals, path, what + " as a literal")
                     }
-                    if field.operation == .query {
-                        let get = try await h.getGraphQL(schema.document(field, variables: arguments), arguments, token: sam)
+                    if operation == "query" {
+                        let get = try await h.getGraphQL(schema.document(operation, field, variables: arguments), arguments, token: sam)
                         Self.expectRefused(get, path, what + " over GET")
                     } else {
-                        let multipart = try await h.upload(schema.document(field, variables: arguments), arguments, files: [], token: sam)
+                        let multipart = try await h.upload(schema.document(operation, field, variables: arguments), arguments, files: [], token: sam)
                         Self.expectRefused(multipart, path, what + " in multipart operations")
                     }
                 }
@@ -118,7 +118,7 @@ extension AccountsHarness {
     /// GETs one operation from `/t/<slug>/graphql`, its variables in the query string.
     func getGraphQL(_ query: String, _ variables: GraphQLObject, token: String?) async throws -> GraphQLValue {
         let parameters = [("query", query), ("variables", GraphQLValue.object(variables).json)]
-        let uri = "/t/\(tenant.slug)/graphql?" + parameters.map { "\(formEncode($0.0))=\(formEncode($0.1))" }.joined(separator: "&")
+        let uri = "/t/\(tenant.slug)/graphql?" + formQuery(parameters)
         var headers: HTTPFields = [:]
         if let token { headers[.authorization] = "Bearer \(token)" }
         return try await client.execute(uri: uri, method: .get, headers: headers) { try $0.json }

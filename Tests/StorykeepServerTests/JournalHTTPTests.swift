@@ -118,12 +118,15 @@ struct JournalHTTPTests {
                 token: sam)
 
             // A TEXT entry gains a photo later: one a drawing holds is refused until the drawing lets it go.
-            let stillAttached = try await h.graphQL(
-                "mutation($id: ID!, $i: EntryInput!) { updateEntry(id: $id, input: $i) { media { id } text tags { name } } }",
-                ["id": text["id"]!, "i": .object([
-                    "date": .string("2026-11-02"), "kind": .string("TEXT"), "text": .string("Scored twice at football practice!"),
-                    "tagIds": .list([.string(football)]), "mediaIds": .list([drawing["media"]!.listValue![0]["id"]!]),
-                ])], token: sam)
+            let takeTheDrawingsPhoto = {
+                try await h.graphQL(
+                    "mutation($id: ID!, $i: EntryInput!) { updateEntry(id: $id, input: $i) { media { id } text tags { name } } }",
+                    ["id": text["id"]!, "i": .object([
+                        "date": .string("2026-11-02"), "kind": .string("TEXT"), "text": .string("Scored twice at football practice!"),
+                        "tagIds": .list([.string(football)]), "mediaIds": .list([drawing["media"]!.listValue![0]["id"]!]),
+                    ])], token: sam)
+            }
+            let stillAttached = try await takeTheDrawingsPhoto()
             #expect(stillAttached.errorCode == "BAD_USER_INPUT")
             #expect(stillAttached.errorExtensions?["field"] == .string("input.mediaIds"))
             let detached = try await h.graphQL(
@@ -131,12 +134,7 @@ struct JournalHTTPTests {
                 ["id": drawing["id"]!, "i": .object(["date": .string("2026-11-09"), "kind": .string("DRAWING"), "mediaIds": .list([])])],
                 token: sam)
             #expect(detached["data"]?["updateEntry"]?["media"] == .list([]))
-            let moved = try await h.graphQL(
-                "mutation($id: ID!, $i: EntryInput!) { updateEntry(id: $id, input: $i) { media { id } } }",
-                ["id": text["id"]!, "i": .object([
-                    "date": .string("2026-11-02"), "kind": .string("TEXT"), "text": .string("Scored twice at football practice!"),
-                    "tagIds": .list([.string(football)]), "mediaIds": .list([drawing["media"]!.listValue![0]["id"]!]),
-                ])], token: sam)
+            let moved = try await takeTheDrawingsPhoto()
             #expect(moved["data"]?["updateEntry"]?["media"]?.listValue?.count == 1)
 
             // Scrolling: newest day first, then the latest written; pages of two.

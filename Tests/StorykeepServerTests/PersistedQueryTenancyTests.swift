@@ -93,7 +93,7 @@ extension AccountsHarness {
         if method == .get {
             var parameters = [("extensions", extensions.json), ("variables", GraphQLValue.object(variables).json)]
             if withQuery { parameters.append(("query", query)) }
-            uri = "/t/\(tenant.slug)/graphql?" + parameters.map { "\(formEncode($0.0))=\(formEncode($0.1))" }.joined(separator: "&")
+            uri = "/t/\(tenant.slug)/graphql?" + formQuery(parameters)
         } else {
             headers[.contentType] = "application/json"
             var object: GraphQLObject = ["extensions": extensions, "variables": .object(variables)]

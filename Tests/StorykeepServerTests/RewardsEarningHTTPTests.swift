@@ -153,39 +153,37 @@ struct RewardsEarningHTTPTests {
 
     @Test func aSharedEntryPaysOnceWithinTheDailyLimit() async throws {
         try await withAccounts(tweak: RewardsHTTP.tenant()) { h in
-            let sam = try await h.person(.youngPerson, "sam"), wendy = try await h.person(.socialWorker, "wendy")
+            let admin = try await h.person(.agencyAdmin, "ada")
+            let sam = try await h.person(.youngPerson, "sam")
+            let wendy = try await h.person(.socialWorker, "wendy"), carl = try await h.person(.carer, "carl")
+            try await h.assign(sam, wendy, .socialWorker, admin: admin)
+            try await h.assign(sam, carl, .carer, admin: admin)
             h.clock.set("2026-06-10T10:00:00Z")
-            let entries = try await (1...4).asyncMap { _ in try #require(try await h.write(sam)["id"]?.stringValue.flatMap(UUID.init(uuidString:))) }
+            let entries = try await (1...4).asyncMap { _ in try #require(try await h.write(sam)["id"]) }
             let before = try await h.stars(of: sam)
-            // Until sharing publishes it, EntryShared is published here as shareEntry will: in the
-            // author's transaction, to the handlers of the tenant's modules.
-            let tenant = try #require(try await TenantStore(pool: h.app).all().first { $0.id == h.tenant.id })
-            let bus = try h.engine.schemas.schema(for: tenant.file).events
-            func share(_ entry: UUID, by person: TestPerson = sam, role: PersonRole = .youngPerson) async throws {
-                try await h.app.transaction(settings: AccountContext.person(tenantID: tenant.id, personID: person.id, role: role).settings) { tx in
-                    let context = EventContext(
-                        tenant: tenant, viewer: Viewer(personID: person.id, role: role, sessionID: UUID()), services: h.engine.services,
-                        transaction: tx, bus: bus)
-                    try await context.publish(EntryShared(entryID: entry, authorID: sam.id, shareeIDs: [wendy.id]))
-                }
+            let shareEntry = "mutation($e: ID!, $p: [ID!]!) { shareEntry(entryId: $e, withPersonIds: $p) { id \(RewardsHTTP.earnedFields) } }"
+            func share(_ entry: GraphQLValue, with person: TestPerson) async throws -> GraphQLValue {
+                try #require(try await h.data(shareEntry, "shareEntry", ["e": entry, "p": .list([person.idValue])], as: sam)["rewardsEarned"])
             }
-            try await share(entries[0])
-            #expect(try await h.stars(of: sam) == before + 1 + 1)  // the rule, and the first share's bonus
-            try await share(entries[0])
-            #expect(try await h.stars(of: sam) == before + 2)
-            try await share(entries[1])
-            try await share(entries[2])  // past the limit of 2 a day
-            #expect(try await h.stars(of: sam) == before + 3)
-            // Published by someone other than its author, it pays nobody.
-            try await share(entries[3], by: wendy, role: .socialWorker)
+            // The rule's star and the first share's bonus, on the mutation's result.
+            let first = try await share(entries[0], with: wendy)
+            #expect(first["stars"] == .int(2))
+            #expect(first["achievements"]?.listValue?.map { $0["id"] } == [.string("first-share")])
+            // Shared again (with someone else; unshared and shared back): paid already.
+            #expect(try await share(entries[0], with: carl) == .object(["stars": .int(0), "achievements": .list([])]))
+            _ = try await h.data("mutation($e: ID!) { unshareEntry(entryId: $e) { id } }", "unshareEntry", ["e": entries[0]], as: sam)
+            #expect(try await share(entries[0], with: wendy)["stars"] == .int(0))
+            #expect(try await share(entries[1], with: wendy)["stars"] == .int(1))
+            // Past the limit of 2 a day: shared, and not paid.
+            #expect(try await share(entries[2], with: wendy)["stars"] == .int(0))
             #expect(try await h.stars(of: sam) == before + 3)
             // The next day pays again; the entry the limit stopped yesterday has had its share.
             h.clock.set("2026-06-11T10:00:00Z")
-            try await share(entries[3])
-            try await share(entries[2])
+            #expect(try await share(entries[3], with: wendy)["stars"] == .int(1))
+            #expect(try await share(entries[2], with: carl)["stars"] == .int(0))
             #expect(try await h.stars(of: sam) == before + 4)
             let shared = (try await h.rewards(of: sam)["history"]?.nodes ?? []).filter { $0["cause"] == .string("ENTRY_SHARED") }
-            #expect(shared.map { $0["entryId"]?.stringValue } == [entries[3], entries[1], entries[0]].map(\.lowercased))
+            #expect(shared.map { $0["entryId"] } == [entries[3], entries[1], entries[0]])
             #expect(shared.map { $0["date"]?.stringValue } == ["2026-06-11", "2026-06-10", "2026-06-10"])
             #expect(try await h.achievementNotifications(of: sam).last == "🤝 You earned Sharing (+1 star)")
         }

@@ -35,8 +35,8 @@ enum RewardsHTTP {
             - { id: three-tags, name: Organiser, description: Three of your tags on your entries., icon: "🏷️", condition: { distinctTags: 3 } }
         """
 
-    /// The test tenant's file: rewards as `yaml` says (``rewardsYAML`` unless told), with tags and
-    /// the archive, in Europe/London.
+    /// The test tenant's file: rewards as `yaml` says (``rewardsYAML`` unless told), with tags,
+    /// the archive and sharing, in Europe/London.
     static func tenant(_ yaml: String = rewardsYAML) -> @Sendable (Int, inout TenantFile) -> Void {
         { _, file in
             let sample = try! TenantFiles.decode(
@@ -45,7 +45,7 @@ enum RewardsHTTP {
                 displayName: Sample
                 timeZone: Europe/London
                 termsVersion: "1"
-                modules: [tags, archive, rewards]
+                modules: [tags, archive, sharing, rewards]
                 moodIcons:
                   - { emoji: "😄", label: Happy }
                   - { emoji: "🙂", label: Okay }

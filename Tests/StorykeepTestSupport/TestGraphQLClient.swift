@@ -1,5 +1,6 @@
 import Foundation
 import GraphQL
+@_exported import HTTPTestSupport
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -50,30 +51,6 @@ extension AccountsHarness {
         if let token { headers[.authorization] = "Bearer \(token)" }
         return try await client.execute(uri: path, method: .get, headers: headers, body: nil) { $0 }
     }
-}
-
-extension TestResponse {
-    /// The body as JSON.
-    public var json: GraphQLValue {
-        get throws { try GraphQLValue(json: body.readableBytesView) }
-    }
-
-    /// The body as JSON, in Foundation's terms.
-    public var jsonObject: [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: Data(String(buffer: body).utf8))) as? [String: Any]
-    }
-
-    /// The message of a Hummingbird JSON error body, `{"error":{"message":"..."}}`.
-    public var errorMessage: String? {
-        (jsonObject?["error"] as? [String: Any])?["message"] as? String
-    }
-
-    /// The messages of the body's GraphQL `errors`.
-    public var errorMessages: [String] {
-        ((try? json)?["errors"]?.listValue ?? []).compactMap { $0["message"]?.stringValue }
-    }
-
-    public var contentType: String? { headers[.contentType] }
 }
 
 /// What the tests read of a GraphQL response.

@@ -37,11 +37,11 @@ private struct AnyEntryFields: CursorPosition {
                 createdAt: PostgresTimestamp(microsecondsSince2000: PostgresTimestamp.validRange.upperBound - 1)!, id: entry.id),
         ]
         for edge in edges { #expect(try cursors.position(after: cursors.cursor(edge), of: EntryPosition.self) == edge) }
-        let archived = ArchivePosition(archivedAt: entry.createdAt, id: entry.id)
+        let archived = ArchivePosition(moment: entry.createdAt, id: entry.id)
         #expect(try cursors.position(after: cursors.cursor(archived), of: ArchivePosition.self) == archived)
-        let person = PersonPosition(createdAt: entry.createdAt, id: entry.id)
+        let person = PersonPosition(moment: entry.createdAt, id: entry.id)
         #expect(try cursors.position(after: cursors.cursor(person), of: PersonPosition.self) == person)
-        let notification = NotificationPosition(createdAt: entry.createdAt, id: entry.id)
+        let notification = NotificationPosition(moment: entry.createdAt, id: entry.id)
         #expect(try cursors.position(after: cursors.cursor(notification), of: NotificationPosition.self) == notification)
         let pastNewest = NotificationPosition.pastNewest
         #expect(try cursors.position(after: cursors.cursor(pastNewest), of: NotificationPosition.self) == pastNewest)
@@ -64,10 +64,10 @@ private struct AnyEntryFields: CursorPosition {
     @Test func aCursorHoldsOnlyForItsListAndItsTenant() throws {
         expectBadCursor(cursors.cursor(entry), of: ArchivePosition.self, key: key)
         expectBadCursor(cursors.cursor(entry), of: PersonPosition.self, key: key)
-        expectBadCursor(cursors.cursor(ArchivePosition(archivedAt: entry.createdAt, id: entry.id)), of: EntryPosition.self, key: key)
-        expectBadCursor(cursors.cursor(PersonPosition(createdAt: entry.createdAt, id: entry.id)), of: ArchivePosition.self, key: key)
-        expectBadCursor(cursors.cursor(PersonPosition(createdAt: entry.createdAt, id: entry.id)), of: NotificationPosition.self, key: key)
-        expectBadCursor(cursors.cursor(NotificationPosition(createdAt: entry.createdAt, id: entry.id)), of: ArchivePosition.self, key: key)
+        expectBadCursor(cursors.cursor(ArchivePosition(moment: entry.createdAt, id: entry.id)), of: EntryPosition.self, key: key)
+        expectBadCursor(cursors.cursor(PersonPosition(moment: entry.createdAt, id: entry.id)), of: ArchivePosition.self, key: key)
+        expectBadCursor(cursors.cursor(PersonPosition(moment: entry.createdAt, id: entry.id)), of: NotificationPosition.self, key: key)
+        expectBadCursor(cursors.cursor(NotificationPosition(moment: entry.createdAt, id: entry.id)), of: ArchivePosition.self, key: key)
         // Another tenant's key: the same position, refused.
         expectBadCursor(Cursors(key: CursorKey(bytes: Array(repeating: 8, count: 32))).cursor(entry), of: EntryPosition.self, key: key)
     }

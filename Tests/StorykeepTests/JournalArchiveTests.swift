@@ -15,69 +15,65 @@ private let retention = Duration.seconds(30 * 86_400)
 @Suite("Journal: the archive of deleted entries, restore and purge")
 struct JournalArchiveTests {
     @Test func aDeletedEntryLeavesTheJournalSearchAndCalendarAndComesBackWhole() async throws {
-        try await JournalDatabase.run { db in
-            try await db.asSam { tx throws in
-                let store = JournalStore(tx)
-                let archive = ArchiveStore(tx)
-                let tag = try await TagStore(tx).createTag(name: "holiday")
-                let photo = try await MediaStore(tx).upload(SampleMedia.jpeg, declaredType: "image/jpeg", maxBytes: 1000)
-                let entry = try await store.createEntry(EntryInput(
-                    day: .november(8), kind: .image, text: "beach day", mood: "Happy", tagIDs: [tag.id], mediaIDs: [photo.id]))
-                let other = try await store.createEntry(EntryInput(day: .november(9), kind: .text, text: "beach again"))
-                let deletedAt = Date(timeIntervalSince1970: 1_795_000_000)
-                try await store.deleteEntry(id: entry.id, now: deletedAt)
-                #expect(try await store.entry(id: entry.id) == nil)
-                #expect(try await store.entries(first: 10).items.map(\.item.id) == [other.id])
-                #expect(try await store.search("beach", first: 10).items.map(\.item.id) == [other.id])
-                #expect(try await store.search("holiday", first: 10).items.isEmpty)
-                #expect(try await store.calendar(month: "2026-11")[7].entryCount == 0)
-                await expectJournalError(.notFound(id: entry.id)) { try await store.deleteEntry(id: entry.id, now: deletedAt) }
-                // Its file cannot be taken for another entry while it waits.
-                await expectBadInput("mediaIds") {
-                    _ = try await store.createEntry(EntryInput(day: .november(9), kind: .image, mediaIDs: [photo.id]))
-                }
-
-                let listed = try await archive.archive(first: 10, retention: retention)
-                #expect(listed.items.count == 1 && !listed.hasNextPage)
-                #expect(listed.items[0].item.entry.id == entry.id && listed.items[0].item.entry.archivedAt == deletedAt)
-                #expect(try await tx.tags(of: entry.id) == [tag] && listed.items[0].item.entry.media == [photo])
-                #expect(listed.items[0].item.purgeAt == deletedAt.addingTimeInterval(30 * day))
-
-                let restored = try await archive.restoreEntry(id: entry.id)
-                var expected = entry
-                expected.archivedAt = nil
-                #expect(restored == expected)
-                #expect(try await store.search("holiday", first: 10).items.map(\.item.id) == [entry.id])
-                #expect(try await archive.archive(first: 10, retention: retention).items.isEmpty)
-                await expectJournalError(.notFound(id: entry.id)) { _ = try await archive.restoreEntry(id: entry.id) }
+        try await JournalDatabase.runAsSam { tx throws in
+            let store = JournalStore(tx)
+            let archive = ArchiveStore(tx)
+            let tag = try await TagStore(tx).createTag(name: "holiday")
+            let photo = try await MediaStore(tx).upload(SampleMedia.jpeg, declaredType: "image/jpeg", maxBytes: 1000)
+            let entry = try await store.createEntry(EntryInput(
+                day: .november(8), kind: .image, text: "beach day", mood: "Happy", tagIDs: [tag.id], mediaIDs: [photo.id]))
+            let other = try await store.createEntry(EntryInput(day: .november(9), kind: .text, text: "beach again"))
+            let deletedAt = Date(timeIntervalSince1970: 1_795_000_000)
+            try await store.deleteEntry(id: entry.id, now: deletedAt)
+            #expect(try await store.entry(id: entry.id) == nil)
+            #expect(try await store.entries(first: 10).items.map(\.item.id) == [other.id])
+            #expect(try await store.search("beach", first: 10).items.map(\.item.id) == [other.id])
+            #expect(try await store.search("holiday", first: 10).items.isEmpty)
+            #expect(try await store.calendar(month: "2026-11")[7].entryCount == 0)
+            await #expect(throws: JournalError.notFound(id: entry.id)) { try await store.deleteEntry(id: entry.id, now: deletedAt) }
+            // Its file cannot be taken for another entry while it waits.
+            await expectBadInput("mediaIds") {
+                _ = try await store.createEntry(EntryInput(day: .november(9), kind: .image, mediaIDs: [photo.id]))
             }
+
+            let listed = try await archive.archive(first: 10, retention: retention)
+            #expect(listed.items.count == 1 && !listed.hasNextPage)
+            #expect(listed.items[0].item.entry.id == entry.id && listed.items[0].item.entry.archivedAt == deletedAt)
+            #expect(try await tx.tags(of: entry.id) == [tag] && listed.items[0].item.entry.media == [photo])
+            #expect(listed.items[0].item.purgeAt == deletedAt.addingTimeInterval(30 * day))
+
+            let restored = try await archive.restoreEntry(id: entry.id)
+            var expected = entry
+            expected.archivedAt = nil
+            #expect(restored == expected)
+            #expect(try await store.search("holiday", first: 10).items.map(\.item.id) == [entry.id])
+            #expect(try await archive.archive(first: 10, retention: retention).items.isEmpty)
+            await #expect(throws: JournalError.notFound(id: entry.id)) { _ = try await archive.restoreEntry(id: entry.id) }
         }
     }
 
     @Test func theArchiveIsPagedMostRecentlyDeletedFirst() async throws {
-        try await JournalDatabase.run { db in
-            try await db.asSam { tx throws in
-                let start = Date(timeIntervalSince1970: 1_795_000_000)
-                var ids: [UUID] = []
-                for index in 0..<7 {
-                    let entry = try await JournalStore(tx).createEntry(EntryInput(day: .november(1 + index), kind: .text))
-                    // Two deleted at the same moment: the id orders them.
-                    try await JournalStore(tx).deleteEntry(id: entry.id, now: start.addingTimeInterval(Double(min(index, 5)) * 60))
-                    ids.append(entry.id)
-                }
-                let counting = CountingDatabase(base: tx)
-                var seen: [UUID] = []
-                var after: ArchivePosition?
-                repeat {
-                    let page = try await ArchiveStore(counting).archive(first: 3, after: after, retention: retention)
-                    #expect(counting.counter.take() == 2, "entries, media (the tags are the tags module's: one more)")
-                    seen += page.items.map(\.item.entry.id)
-                    after = page.hasNextPage ? page.endPosition : nil
-                } while after != nil
-                let lastTwo = ids[5...6].sorted { $0.uuidString.lowercased() > $1.uuidString.lowercased() }
-                #expect(seen == lastTwo + ids[0..<5].reversed())
-                expectBadCursor("x", of: ArchivePosition.self)
+        try await JournalDatabase.runAsSam { tx throws in
+            let start = Date(timeIntervalSince1970: 1_795_000_000)
+            var ids: [UUID] = []
+            for index in 0..<7 {
+                let entry = try await JournalStore(tx).createEntry(EntryInput(day: .november(1 + index), kind: .text))
+                // Two deleted at the same moment: the id orders them.
+                try await JournalStore(tx).deleteEntry(id: entry.id, now: start.addingTimeInterval(Double(min(index, 5)) * 60))
+                ids.append(entry.id)
             }
+            let counting = CountingDatabase(base: tx)
+            var seen: [UUID] = []
+            var after: ArchivePosition?
+            repeat {
+                let page = try await ArchiveStore(counting).archive(first: 3, after: after, retention: retention)
+                #expect(counting.counter.take() == 2, "entries, media (the tags are the tags module's: one more)")
+                seen += page.items.map(\.item.entry.id)
+                after = page.hasNextPage ? page.endPosition : nil
+            } while after != nil
+            let lastTwo = ids[5...6].sorted { $0.uuidString.lowercased() > $1.uuidString.lowercased() }
+            #expect(seen == lastTwo + ids[0..<5].reversed())
+            expectBadCursor("x", of: ArchivePosition.self)
         }
     }
 
@@ -114,7 +110,7 @@ struct JournalArchiveTests {
                 #expect(try await JournalStore(tx).entry(id: live.id) == live)
                 #expect(try await MediaStore(tx).media(ids: [oldPhoto.id, livePhoto.id]).map(\.id) == [livePhoto.id])
                 #expect(try await tx.query("select count(*) from entry_tags where entry_id = $1", old.id)[0].decode(Int.self, at: 0) == 0)
-                await expectJournalError(.notFound(id: old.id)) { _ = try await ArchiveStore(tx).restoreEntry(id: old.id) }
+                await #expect(throws: JournalError.notFound(id: old.id)) { _ = try await ArchiveStore(tx).restoreEntry(id: old.id) }
             }
             try await db.asPerson(other.samContext) { tx throws in
                 #expect(try await ArchiveStore(tx).archive(first: 10, retention: retention).items.map(\.item.entry.id) == [stranger.id])
@@ -227,7 +223,7 @@ struct JournalArchiveTests {
                 try await waitForLockWaiter(on: xid, db)
                 return restore
             }
-            await expectJournalError(.notFound(id: entry.id)) { try await restore.value }
+            await #expect(throws: JournalError.notFound(id: entry.id)) { try await restore.value }
         }
     }
 }

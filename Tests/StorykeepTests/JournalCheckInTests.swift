@@ -9,24 +9,22 @@ import Storykeep
 @Suite("Journal: the daily mood check-in and its skips")
 struct JournalCheckInTests {
     @Test func aSecondCheckInTheSameDayUpdatesTheFirst() async throws {
-        try await JournalDatabase.run { db in
-            try await db.asSam { tx throws in
-                let checkIns = CheckInStore(tx)
-                #expect(try await checkIns.status(day: .november(22)) == .pending)
-                let first = try await checkIns.checkIn(day: .november(22), mood: "Worried", note: "test at school")
-                #expect(first.kind == .mood && first.mood == "Worried" && first.text == "test at school" && first.day == .november(22))
-                #expect(try await checkIns.status(day: .november(22)) == .done(entryID: first.id, mood: "Worried"))
-                let second = try await checkIns.checkIn(day: .november(22), mood: "Happy")
-                #expect(second.id == first.id && second.mood == "Happy" && second.text == "test at school")
-                #expect(second.createdAt == first.createdAt && second.updatedAt > first.updatedAt)
-                let third = try await checkIns.checkIn(day: .november(22), mood: "Calm", note: "it went fine")
-                #expect(third.id == first.id && third.text == "it went fine")
-                // Another day is another check-in.
-                let tomorrow = try await checkIns.checkIn(day: .november(23), mood: "Tired")
-                #expect(tomorrow.id != first.id)
-                #expect(try await JournalStore(tx).entries(first: 10, filter: EntryFilter(kinds: [.mood])).items.count == 2)
-                await expectBadInput("mood") { _ = try await checkIns.checkIn(day: .november(24), mood: "") }
-            }
+        try await JournalDatabase.runAsSam { tx throws in
+            let checkIns = CheckInStore(tx)
+            #expect(try await checkIns.status(day: .november(22)) == .pending)
+            let first = try await checkIns.checkIn(day: .november(22), mood: "Worried", note: "test at school")
+            #expect(first.kind == .mood && first.mood == "Worried" && first.text == "test at school" && first.day == .november(22))
+            #expect(try await checkIns.status(day: .november(22)) == .done(entryID: first.id, mood: "Worried"))
+            let second = try await checkIns.checkIn(day: .november(22), mood: "Happy")
+            #expect(second.id == first.id && second.mood == "Happy" && second.text == "test at school")
+            #expect(second.createdAt == first.createdAt && second.updatedAt > first.updatedAt)
+            let third = try await checkIns.checkIn(day: .november(22), mood: "Calm", note: "it went fine")
+            #expect(third.id == first.id && third.text == "it went fine")
+            // Another day is another check-in.
+            let tomorrow = try await checkIns.checkIn(day: .november(23), mood: "Tired")
+            #expect(tomorrow.id != first.id)
+            #expect(try await JournalStore(tx).entries(first: 10, filter: EntryFilter(kinds: [.mood])).items.count == 2)
+            await expectBadInput("mood") { _ = try await checkIns.checkIn(day: .november(24), mood: "") }
         }
     }
 

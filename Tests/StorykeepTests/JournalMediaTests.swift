@@ -59,22 +59,20 @@ struct JournalMediaTests {
     }
 
     @Test func anUploadIsStoredWithItsSizeAndHashAndReadInRanges() async throws {
-        try await JournalDatabase.run { db in
-            try await db.asSam { tx throws in
-                // A few MB of "video", more than one TOAST chunk.
-                var bytes = SampleMedia.mp4
-                bytes += (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
-                let media = MediaStore(tx)
-                let stored = try await media.upload(bytes, declaredType: "video/mp4", maxBytes: UploadPolicy().maxBytes)
-                #expect(stored.contentType == "video/mp4" && stored.byteSize == bytes.count)
-                #expect(stored.sha256 == Crypto.sha256(bytes))
-                #expect(try await media.media(ids: [stored.id, UUID()]) == [stored])
-                #expect(try await media.bytes(id: stored.id) == bytes)
-                #expect(try await media.bytes(id: stored.id, offset: 1_999_990, length: 20) == Array(bytes[1_999_990..<2_000_010]))
-                #expect(try await media.bytes(id: stored.id, offset: bytes.count - 5, length: 100) == Array(bytes.suffix(5)))
-                #expect(try await media.bytes(id: stored.id, offset: 2_500_000) == Array(bytes[2_500_000...]))
-                #expect(try await media.bytes(id: UUID()) == nil)
-            }
+        try await JournalDatabase.runAsSam { tx throws in
+            // A few MB of "video", more than one TOAST chunk.
+            var bytes = SampleMedia.mp4
+            bytes += (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
+            let media = MediaStore(tx)
+            let stored = try await media.upload(bytes, declaredType: "video/mp4", maxBytes: UploadPolicy().maxBytes)
+            #expect(stored.contentType == "video/mp4" && stored.byteSize == bytes.count)
+            #expect(stored.sha256 == Crypto.sha256(bytes))
+            #expect(try await media.media(ids: [stored.id, UUID()]) == [stored])
+            #expect(try await media.bytes(id: stored.id) == bytes)
+            #expect(try await media.bytes(id: stored.id, offset: 1_999_990, length: 20) == Array(bytes[1_999_990..<2_000_010]))
+            #expect(try await media.bytes(id: stored.id, offset: bytes.count - 5, length: 100) == Array(bytes.suffix(5)))
+            #expect(try await media.bytes(id: stored.id, offset: 2_500_000) == Array(bytes[2_500_000...]))
+            #expect(try await media.bytes(id: UUID()) == nil)
         }
     }
 

@@ -44,50 +44,46 @@ struct JournalTagTests {
     }
 
     @Test func aRenamedTagIsFoundByItsNewName() async throws {
-        try await JournalDatabase.run { db in
-            try await db.asSam { tx throws in
-                let tags = TagStore(tx)
-                let store = JournalStore(tx)
-                let tag = try await tags.createTag(name: "footy")
-                let other = try await tags.createTag(name: "friends")
-                let entry = try await store.createEntry(EntryInput(day: .november(3), kind: .text, tagIDs: [tag.id, other.id]))
-                let archived = try await store.createEntry(EntryInput(day: .november(4), kind: .text, tagIDs: [tag.id]))
-                try await JournalStore(tx).deleteEntry(id: archived.id, now: Date())
-                await expectBadInput("name") { _ = try await tags.renameTag(id: tag.id, to: "Friends") }
-                await expectBadInput("name") { _ = try await tags.renameTag(id: tag.id, to: " ") }
-                await expectJournalError(.notFound(id: entry.id)) { _ = try await tags.renameTag(id: entry.id, to: "x") }
-                #expect(try await tags.renameTag(id: tag.id, to: "Football") == Storykeep.Tag(id: tag.id, name: "Football"))
-                #expect(try await tags.renameTag(id: tag.id, to: "football").name == "football")
-                #expect(try await store.search("footy", first: 10).items.isEmpty)
-                #expect(try await store.search("football", first: 10).items.map(\.item.id) == [entry.id])
-                #expect(try await store.search("football friends", first: 10).items.map(\.item.id) == [entry.id])
-                #expect(try await tx.tags(of: entry.id).map(\.name) == ["football", "friends"])
-                // The archived entry carries the new name when it comes back.
-                _ = try await ArchiveStore(tx).restoreEntry(id: archived.id)
-                #expect(try await store.search("football", first: 10).items.map(\.item.id) == [archived.id, entry.id])
-            }
+        try await JournalDatabase.runAsSam { tx throws in
+            let tags = TagStore(tx)
+            let store = JournalStore(tx)
+            let tag = try await tags.createTag(name: "footy")
+            let other = try await tags.createTag(name: "friends")
+            let entry = try await store.createEntry(EntryInput(day: .november(3), kind: .text, tagIDs: [tag.id, other.id]))
+            let archived = try await store.createEntry(EntryInput(day: .november(4), kind: .text, tagIDs: [tag.id]))
+            try await JournalStore(tx).deleteEntry(id: archived.id, now: Date())
+            await expectBadInput("name") { _ = try await tags.renameTag(id: tag.id, to: "Friends") }
+            await expectBadInput("name") { _ = try await tags.renameTag(id: tag.id, to: " ") }
+            await #expect(throws: JournalError.notFound(id: entry.id)) { _ = try await tags.renameTag(id: entry.id, to: "x") }
+            #expect(try await tags.renameTag(id: tag.id, to: "Football") == Storykeep.Tag(id: tag.id, name: "Football"))
+            #expect(try await tags.renameTag(id: tag.id, to: "football").name == "football")
+            #expect(try await store.search("footy", first: 10).items.isEmpty)
+            #expect(try await store.search("football", first: 10).items.map(\.item.id) == [entry.id])
+            #expect(try await store.search("football friends", first: 10).items.map(\.item.id) == [entry.id])
+            #expect(try await tx.tags(of: entry.id).map(\.name) == ["football", "friends"])
+            // The archived entry carries the new name when it comes back.
+            _ = try await ArchiveStore(tx).restoreEntry(id: archived.id)
+            #expect(try await store.search("football", first: 10).items.map(\.item.id) == [archived.id, entry.id])
         }
     }
 
     @Test func aDeletedTagLeavesItsEntriesWhichStay() async throws {
-        try await JournalDatabase.run { db in
-            try await db.asSam { tx throws in
-                let tags = TagStore(tx)
-                let store = JournalStore(tx)
-                let worries = try await tags.createTag(name: "worries")
-                let school = try await tags.createTag(name: "school")
-                let entry = try await store.createEntry(
-                    EntryInput(day: .november(3), kind: .text, text: "maths", tagIDs: [worries.id, school.id]))
-                try await tags.deleteTag(id: worries.id)
-                #expect(try await tags.tags() == [school])
-                #expect(try await tx.tags(of: entry.id) == [school])
-                #expect(try await store.search("worries", first: 10).items.isEmpty)
-                #expect(try await store.search("school maths", first: 10).items.map(\.item.id) == [entry.id])
-                #expect(try await store.entries(first: 10, filter: EntryFilter(tagIDs: [worries.id])).items.isEmpty)
-                await expectJournalError(.notFound(id: worries.id)) { try await tags.deleteTag(id: worries.id) }
-                // Its name is free again.
-                #expect(try await tags.createTag(name: "Worries").name == "Worries")
-            }
+        try await JournalDatabase.runAsSam { tx throws in
+            let tags = TagStore(tx)
+            let store = JournalStore(tx)
+            let worries = try await tags.createTag(name: "worries")
+            let school = try await tags.createTag(name: "school")
+            let entry = try await store.createEntry(
+                EntryInput(day: .november(3), kind: .text, text: "maths", tagIDs: [worries.id, school.id]))
+            try await tags.deleteTag(id: worries.id)
+            #expect(try await tags.tags() == [school])
+            #expect(try await tx.tags(of: entry.id) == [school])
+            #expect(try await store.search("worries", first: 10).items.isEmpty)
+            #expect(try await store.search("school maths", first: 10).items.map(\.item.id) == [entry.id])
+            #expect(try await store.entries(first: 10, filter: EntryFilter(tagIDs: [worries.id])).items.isEmpty)
+            await #expect(throws: JournalError.notFound(id: worries.id)) { try await tags.deleteTag(id: worries.id) }
+            // Its name is free again.
+            #expect(try await tags.createTag(name: "Worries").name == "Worries")
         }
     }
 }

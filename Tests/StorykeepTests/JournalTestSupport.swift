@@ -50,6 +50,11 @@ struct JournalDatabase {
         }
     }
 
+    /// Runs `body` as Sam in a fresh tenant: the whole set-up of a test of Sam's own journal.
+    static func runAsSam(_ body: (PostgresTransaction) async throws -> Void) async throws {
+        try await run { db in try await db.asSam(body) }
+    }
+
     /// Runs `body` as storykeep_app in `context`, committing at the end.
     @discardableResult
     func asPerson<T>(_ context: AccountContext, _ body: (PostgresTransaction) async throws -> T) async throws -> T {
@@ -97,20 +102,6 @@ struct CountingDatabase<Base: PostgresQueryable>: PostgresQueryable {
 extension PostgresDate {
     /// A day of November 2026, where most tests' entries are.
     static func november(_ day: Int) -> PostgresDate { PostgresDate(year: 2026, month: 11, day: day) }
-}
-
-/// Expects `body` to throw `expected`.
-func expectJournalError(
-    _ expected: JournalError, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void
-) async {
-    do {
-        try await body()
-        Issue.record("expected \(expected), nothing was thrown", sourceLocation: sourceLocation)
-    } catch let error as JournalError {
-        #expect(error == expected, sourceLocation: sourceLocation)
-    } catch {
-        Issue.record("expected \(expected), got \(error)", sourceLocation: sourceLocation)
-    }
 }
 
 /// Expects `cursor` to be refused as an `after` of the list of `Position` (BAD_USER_INPUT on

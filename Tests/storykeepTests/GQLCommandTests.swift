@@ -39,7 +39,7 @@ import Testing
     @Test func theCommandsAreRegistered() throws {
         let run = try #require(
             try StorykeepCommand.parseAsRoot(["gql", "run", "--schema", "s", "--query", "q"]) as? GQLRunCommand)
-        #expect(run.schema == ["s"] && run.query == "q" && run.root == nil)
+        #expect(run.options.schema == ["s"] && run.options.query == "q" && run.options.root == nil)
         #expect(try StorykeepCommand.parseAsRoot(["gql", "print", "q"]) is GQLPrintCommand)
         #expect(try StorykeepCommand.parseAsRoot(["gql", "bench", "--schema", "s", "--query", "q"]) is GQLBenchCommand)
     }

@@ -43,13 +43,7 @@ extension Lexer {
                 continue
             }
             if byte == 0x0A || byte == 0x0D { break }
-            if byte < 0x80 {
-                position += 1
-            } else if let (_, length) = scalar(at: position) {
-                position += length
-            } else {
-                throw syntaxError("Invalid character within String: \(describeCodePoint(at: position)).", at: position)
-            }
+            position = try afterStringCharacter(at: position)
         }
         throw syntaxError("Unterminated string.", at: position)
     }
@@ -133,6 +127,16 @@ extension Lexer {
         }
     }
 
+    /// Where the character of a string at `position` ends: one byte of ASCII, or a whole UTF-8
+    /// scalar; a byte that starts no scalar is an invalid character.
+    private func afterStringCharacter(at position: Int) throws(GraphQLError) -> Int {
+        if bytes[position] < 0x80 { return position + 1 }
+        guard let (_, length) = scalar(at: position) else {
+            throw syntaxError("Invalid character within String: \(describeCodePoint(at: position)).", at: position)
+        }
+        return position + length
+    }
+
     /// Up to `count` characters of the source from `start`, for error messages.
     private func characters(from start: Int, count: Int) -> String {
         var end = start
@@ -177,13 +181,7 @@ extension Lexer {
                 chunkStart = position
                 continue
             }
-            if byte < 0x80 {
-                position += 1
-            } else if let (_, length) = scalar(at: position) {
-                position += length
-            } else {
-                throw syntaxError("Invalid character within String: \(describeCodePoint(at: position)).", at: position)
-            }
+            position = try afterStringCharacter(at: position)
         }
         throw syntaxError("Unterminated string.", at: position)
     }

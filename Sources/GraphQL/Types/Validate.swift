@@ -92,23 +92,27 @@ struct SchemaValidationContext {
                 report("Directive @\(directive.name) must include 1 or more locations.", [directive.astNode?.loc])
             }
             for argument in directive.arguments {
-                validateName(argument.name, argument.astNode?.loc)
-                let coordinate = "@\(directive.name)(\(argument.name):)"
-                if !argument.type.isInputType {
-                    report(
-                        "The type of \(coordinate) must be Input Type but got: \(argument.type.name).",
-                        [argument.astNode?.loc])
-                }
-                validateArgumentDeprecation(argument, "Required argument \(coordinate) cannot be deprecated.")
-                validateDefaultValue(argument, coordinate)
+                validateInputValue(
+                    argument, "@\(directive.name)(\(argument.name):)", "argument", typeLocation: argument.astNode?.loc)
             }
         }
     }
 
-    private mutating func validateArgumentDeprecation(_ argument: GraphQLArgument, _ message: String) {
-        guard argument.isRequired, argument.deprecationReason != nil else { return }
-        let deprecated = argument.astNode?.directives.first { $0.name.value == "deprecated" }
-        report(message, [deprecated?.loc, argument.astNode?.type.loc])
+    /// What an argument (of a directive or a field) and an input field must be: its name not
+    /// reserved, an input type (reported at `typeLocation`), not deprecated when required, a
+    /// default value of its type. `kind` names it in messages: "argument", "input field".
+    private mutating func validateInputValue(
+        _ value: GraphQLArgument, _ coordinate: String, _ kind: String, typeLocation: Location?
+    ) {
+        validateName(value.name, value.astNode?.loc)
+        if !value.type.isInputType {
+            report("The type of \(coordinate) must be Input Type but got: \(value.type.name).", [typeLocation])
+        }
+        if value.isRequired, value.deprecationReason != nil {
+            let deprecated = value.astNode?.directives.first { $0.name.value == "deprecated" }
+            report("Required \(kind) \(coordinate) cannot be deprecated.", [deprecated?.loc, value.astNode?.type.loc])
+        }
+        validateDefaultValue(value, coordinate)
     }
 
     private mutating func validateDefaultValue(_ argument: GraphQLArgument, _ coordinate: String) {
@@ -170,15 +174,8 @@ struct SchemaValidationContext {
                     [field.astNode?.type.loc])
             }
             for argument in field.arguments {
-                validateName(argument.name, argument.astNode?.loc)
-                let coordinate = "\(typeName).\(field.name)(\(argument.name):)"
-                if !argument.type.isInputType {
-                    report(
-                        "The type of \(coordinate) must be Input Type but got: \(argument.type.name).",
-                        [argument.astNode?.type.loc])
-                }
-                validateArgumentDeprecation(argument, "Required argument \(coordinate) cannot be deprecated.")
-                validateDefaultValue(argument, coordinate)
+                validateInputValue(
+                    argument, "\(typeName).\(field.name)(\(argument.name):)", "argument", typeLocation: argument.astNode?.type.loc)
             }
         }
     }
@@ -326,15 +323,8 @@ struct SchemaValidationContext {
                 [input.astNode?.loc] + input.extensionASTNodes.map(\.loc))
         }
         for field in input.fields {
-            validateName(field.name, field.astNode?.loc)
             let coordinate = "\(input.name).\(field.name)"
-            if !field.type.isInputType {
-                report(
-                    "The type of \(coordinate) must be Input Type but got: \(field.type.name).",
-                    [field.astNode?.type.loc])
-            }
-            validateArgumentDeprecation(field, "Required input field \(coordinate) cannot be deprecated.")
-            validateDefaultValue(field, coordinate)
+            validateInputValue(field, coordinate, "input field", typeLocation: field.astNode?.type.loc)
             if input.isOneOf {
                 if field.type.isNonNull {
                     report("OneOf input field \(coordinate) must be nullable.", [field.astNode?.type.loc])

@@ -47,10 +47,9 @@ public struct ValidationLimits: Sendable {
 /// A quantity of each operation that counts what fragments it spreads, where they are spread:
 /// measured per definition while the document is walked, then combined through the fragments
 /// (each computed once; a spread that closes a cycle counts nothing, another rule reports it).
-public class OperationMeasureRule: ValidationRule {
+public class OperationMeasureRule: WholeDocumentOperationRule {
     /// Each definition's own measure and its spreads, by definition index.
     var measures: [Measure]
-    private var operations: [(index: Int, position: ErrorPosition)] = []
     private var fragmentTotals: [String: Int] = [:]
     private var inProgress = Set<String>()
 
@@ -69,19 +68,9 @@ public class OperationMeasureRule: ValidationRule {
 
     func message(_ operation: OperationDefinition, _ total: Int) -> String { "" }
 
-    override public var events: ValidationEvents { [.enterOperation, .leaveDocument] }
-
-    override public func enterOperation(_ node: OperationDefinition) -> VisitAction {
-        operations.append((context.definitionIndex, context.position))
-        return .continue
-    }
-
-    override public func leaveDocument(_ node: Document) {
-        for (index, position) in operations {
-            guard case .operation(let operation) = context.document.definitions[index] else { continue }
-            let total = self.total(measures[index])
-            if total > limit { context.report(message(operation, total), [operation.loc], at: position) }
-        }
+    override func check(_ operation: OperationDefinition, index: Int, at position: ErrorPosition) {
+        let total = self.total(measures[index])
+        if total > limit { context.report(message(operation, total), [operation.loc], at: position) }
     }
 
     private func total(_ measure: Measure) -> Int {

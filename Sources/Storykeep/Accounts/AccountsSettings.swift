@@ -50,10 +50,8 @@ public struct LockoutPolicy: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
-        freeAttempts = try c.decode(Int.self, forKey: .freeAttempts, default: 2)
-        try c.require((1...20).contains(freeAttempts), at: .freeAttempts, "a number from 1 to 20")
-        maxBackoffSeconds = try c.decode(Int.self, forKey: .maxBackoffSeconds, default: 900)
-        try c.require((1...86_400).contains(maxBackoffSeconds), at: .maxBackoffSeconds, "seconds from 1 to 86400")
+        freeAttempts = try c.decode(Int.self, forKey: .freeAttempts, default: 2, in: 1...20, "a number")
+        maxBackoffSeconds = try c.decode(Int.self, forKey: .maxBackoffSeconds, default: 900, in: 1...86_400, "seconds")
     }
 }
 
@@ -70,8 +68,7 @@ public struct PasswordPolicy: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
-        minLength = try c.decode(Int.self, forKey: .minLength, default: 10)
-        try c.require((10...128).contains(minLength), at: .minLength, "a length from 10 to 128")
+        minLength = try c.decode(Int.self, forKey: .minLength, default: 10, in: 10...128, "a length")
     }
 }
 

@@ -14,7 +14,7 @@ import StorykeepCore
 /// the acting person's context.
 enum PasswordResets {
     /// Who may approve or refuse a reset, with `may_decide_password_reset` in the migration: agency
-    /// admins. When caseload lands, the young person's assigned social worker joins both.
+    /// admins. Not a young person's assigned social worker (Migrations/0010_caseload.sql says why).
     static let deciders: Set<PersonRole> = [.agencyAdmin]
     /// How long a request waits for a decision.
     static let requestLifetimeHours = 72

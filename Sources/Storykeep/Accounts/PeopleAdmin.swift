@@ -197,13 +197,13 @@ public enum PeopleAdmin {
     ) async throws -> GraphQLValue {
         guard (1...100).contains(first) else { throw GraphQLError.badUserInput(field: "first", "Ask for 1 to 100 people at a time.") }
         let position = try cursors.position(after: after, of: PersonPosition.self)
-        let rows = try await tx.query(PeopleStatements.page, role, position?.createdAt, position?.id, first + 1)
+        let rows = try await tx.query(PeopleStatements.page, role, position?.moment, position?.id, first + 1)
         var edges: [GraphQLValue] = []
         var endCursor: GraphQLValue = .null
         for row in rows.prefix(first) {
             let person = try PersonRecord(row: row)
             let createdAt = try row.decode(PostgresTimestamp.self, at: PersonRecord.columnCount)
-            let cursor = GraphQLValue.string(cursors.cursor(PersonPosition(createdAt: createdAt, id: person.id)))
+            let cursor = GraphQLValue.string(cursors.cursor(PersonPosition(moment: createdAt, id: person.id)))
             edges.append(.object(["cursor": cursor, "node": person.graphQLValue(termsVersion: termsVersion)]))
             endCursor = cursor
         }

@@ -1,23 +1,9 @@
-import Foundation
 public import StorykeepCore
-import Postgres
 
-/// A place in the order of `people`, (created_at, id), both ascending: what its cursors hold.
-public struct PersonPosition: MomentPosition, Hashable {
-    /// `created_at` exactly, to the microsecond.
-    public var createdAt: PostgresTimestamp
-    public var id: UUID
-
-    public static var list: String { "people" }
-
-    public var moment: PostgresTimestamp { createdAt }
-
-    public init(createdAt: PostgresTimestamp, id: UUID) {
-        self.createdAt = createdAt
-        self.id = id
-    }
-
-    public init(moment: PostgresTimestamp, id: UUID) {
-        self.init(createdAt: moment, id: id)
-    }
+/// The people of a tenant in the order of `people`: (created_at, id), both ascending.
+public enum PeopleList: MomentOrderedList {
+    public static var name: String { "people" }
 }
+
+/// A place in `people`, what its cursors hold: `created_at` exactly, and the id.
+public typealias PersonPosition = MomentPosition<PeopleList>

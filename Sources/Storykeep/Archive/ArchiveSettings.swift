@@ -42,8 +42,7 @@ public struct ArchivePolicy: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
-        retentionDays = try c.decode(Int.self, forKey: .retentionDays, default: 30)
-        try c.require((1...3650).contains(retentionDays), at: .retentionDays, "a number of days from 1 to 3650")
+        retentionDays = try c.decode(Int.self, forKey: .retentionDays, default: 30, in: 1...3650, "a number of days")
     }
 }
 

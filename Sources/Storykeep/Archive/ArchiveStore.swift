@@ -47,7 +47,7 @@ public struct ArchiveStore<Database: PostgresQueryable>: Sendable {
             throw JournalError.badInput(field: "first", message: "must be 0 to \(JournalStore<Database>.maxPageSize)")
         }
         let position = after ?? .pastNewest
-        let rows = try await database.query(ArchiveStatements.archivePage, position.archivedAt, position.id, first + 1)
+        let rows = try await database.query(ArchiveStatements.archivePage, position.moment, position.id, first + 1)
         var entries = try rows.prefix(first).map { try EntryRows.decode($0).entry }
         let archivedAt = try rows.prefix(first).map { try $0.decode(PostgresTimestamp.self, at: 10) }
         try await EntryRows.attach(to: &entries, on: database)
@@ -55,32 +55,19 @@ public struct ArchiveStore<Database: PostgresQueryable>: Sendable {
         return Page(
             items: zip(entries, archivedAt).map { entry, archivedAt in
                 (ArchivedEntry(entry: entry, purgeAt: entry.archivedAt!.addingTimeInterval(seconds)),
-                 ArchivePosition(archivedAt: archivedAt, id: entry.id))
+                 ArchivePosition(moment: archivedAt, id: entry.id))
             },
             hasNextPage: rows.count > first)
     }
 }
 
-/// A place in the archive's order, (archived_at, id), both descending: what the cursors of
-/// `archive` hold.
-public struct ArchivePosition: MomentPosition, Hashable {
-    /// `archived_at` exactly, to the microsecond.
-    public var archivedAt: PostgresTimestamp
-    public var id: UUID
-
-    public static var list: String { "archive" }
-
-    public var moment: PostgresTimestamp { archivedAt }
-
-    public init(archivedAt: PostgresTimestamp, id: UUID) {
-        self.archivedAt = archivedAt
-        self.id = id
-    }
-
-    public init(moment: PostgresTimestamp, id: UUID) {
-        self.init(archivedAt: moment, id: id)
-    }
+/// A person's archive in the order of `archive`: (archived_at, id), both descending.
+public enum ArchiveList: MomentOrderedList {
+    public static var name: String { "archive" }
 }
+
+/// A place in `archive`, what its cursors hold: `archived_at` exactly, and the id.
+public typealias ArchivePosition = MomentPosition<ArchiveList>
 
 /// The archive's clean-up: removes a tenant's entries archived longer than the retention period,
 /// with their tags' links and their media.

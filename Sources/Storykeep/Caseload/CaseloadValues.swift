@@ -38,6 +38,15 @@ public struct CaseloadPerson: Sendable, Hashable {
     public var displayName: String
     /// Their profile's built-in avatar or emoji, where the reader may see their profile.
     public var avatar: String?
+
+    /// Someone as read by another module's statement the same way (the sharing module's people
+    /// an entry is shared with).
+    public init(id: UUID, role: PersonRole, displayName: String, avatar: String?) {
+        self.id = id
+        self.role = role
+        self.displayName = displayName
+        self.avatar = avatar
+    }
 }
 
 /// An adult looking after a young person, from `since` until `until` (nil while it runs).

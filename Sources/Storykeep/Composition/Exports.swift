@@ -9,5 +9,6 @@
 @_exported import StorykeepNotifications
 @_exported import StorykeepProfile
 @_exported import StorykeepRewards
+@_exported import StorykeepSharing
 @_exported import StorykeepTags
 @_exported import StorykeepTenancy

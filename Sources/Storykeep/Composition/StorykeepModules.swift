@@ -15,11 +15,12 @@ public enum StorykeepModules {
         RewardsModule(),
         NotificationsModule(),
         CaseloadModule(),
+        SharingModule(),
     ]
 
     /// Module names a tenant file's `modules` may already list whose modules have not landed yet:
     /// accepted, so that agencies can say what they will use, and switching nothing on.
-    public static let announced: [TenantModule] = [.sharing, .social, .export]
+    public static let announced: [TenantModule] = [.social, .export]
 
     /// How tenant files are read: every module's sections.
     public static let tenantFileFormat = format(of: all)
@@ -43,8 +44,6 @@ public enum StorykeepModules {
 }
 
 extension TenantModule {
-    /// Announced: its module has not landed yet.
-    public static let sharing = TenantModule(rawValue: "sharing")
     /// Announced: its module has not landed yet.
     public static let social = TenantModule(rawValue: "social")
     /// Announced: its module has not landed yet.

@@ -1,19 +1,29 @@
 public import Foundation
 public import Postgres
 
-/// A position in a list ordered by a moment, then an id (the people by `(created_at, id)`, the
-/// archive by `(archived_at, id)`, ...): its cursor's fields are the moment, exactly, in
-/// microseconds since 2000, and the id. A list's position conforms with its own names for the
-/// two and its own ``CursorPosition/list``.
-public protocol MomentPosition: CursorPosition {
-    /// The moment, exactly, to the microsecond.
-    var moment: PostgresTimestamp { get }
-    var id: UUID { get }
-
-    init(moment: PostgresTimestamp, id: UUID)
+/// A list ordered by a moment, then an id (the people by `(created_at, id)`, the archive by
+/// `(archived_at, id)`, ...): its name in cursors, which a ``MomentPosition`` takes.
+public protocol MomentOrderedList: Sendable {
+    /// The list's name inside its cursors (``CursorPosition/list``).
+    static var name: String { get }
 }
 
-extension MomentPosition {
+/// A position in a list ordered by a moment, then an id: its cursor's fields are the moment,
+/// exactly, in microseconds since 2000, and the id. Each list names its own
+/// (`typealias PersonPosition = MomentPosition<PeopleList>`), so a cursor of one list is refused by
+/// every other.
+public struct MomentPosition<List: MomentOrderedList>: CursorPosition, Hashable {
+    /// The moment, exactly, to the microsecond.
+    public var moment: PostgresTimestamp
+    public var id: UUID
+
+    public init(moment: PostgresTimestamp, id: UUID) {
+        self.moment = moment
+        self.id = id
+    }
+
+    public static var list: String { List.name }
+
     public var fields: [String] { [String(moment.microsecondsSince2000), id.lowercased] }
 
     public init?(fields: [Substring]) {

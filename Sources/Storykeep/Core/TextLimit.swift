@@ -76,11 +76,15 @@ extension TextLimit {
     public static let passwordResetReason = TextLimit(1...500, constraint: "password_reset_requests_reason_length")
     /// What a member of staff notes when refusing a password reset.
     public static let passwordResetNote = TextLimit(1...500, constraint: "password_reset_events_note_length")
+    /// What a young person says with an entry they share (Migrations/0012_sharing.sql).
+    public static let shareMessage = TextLimit(1...500, constraint: "shares_message_length")
+    /// An adult's short reply to an entry shared with them.
+    public static let shareReply = TextLimit(1...500, constraint: "shares_reply_length")
 
     /// Every limit, for the test that holds them to the database's constraints.
     public static let all: [TextLimit] = [
         tenantSlug, personDisplayName, externalRef, email, loginName, entryText, mood, background, suggestion, tagName,
         profileDisplayName, avatar, profileTheme, moodIconSet, passwordResetReason, passwordResetNote, notificationTitle,
-        achievementName, achievementDescription, achievementIcon,
+        shareMessage, shareReply, achievementName, achievementDescription, achievementIcon,
     ]
 }

@@ -77,8 +77,7 @@ public struct UploadPolicy: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
-        maxMegabytes = try c.decode(Int.self, forKey: .maxMegabytes, default: 25)
-        try c.require((1...1024).contains(maxMegabytes), at: .maxMegabytes, "a size in MiB from 1 to 1024")
+        maxMegabytes = try c.decode(Int.self, forKey: .maxMegabytes, default: 25, in: 1...1024, "a size in MiB")
     }
 }
 

@@ -17,26 +17,13 @@ public struct Notification: Sendable, Hashable {
     public var readAt: Date?
 }
 
-/// A place in a person's notifications, (created_at, id), both descending: what the cursors of
-/// `notifications` hold.
-public struct NotificationPosition: MomentPosition, Hashable {
-    /// `created_at` exactly, to the microsecond.
-    public var createdAt: PostgresTimestamp
-    public var id: UUID
-
-    public static var list: String { "notifications" }
-
-    public var moment: PostgresTimestamp { createdAt }
-
-    public init(createdAt: PostgresTimestamp, id: UUID) {
-        self.createdAt = createdAt
-        self.id = id
-    }
-
-    public init(moment: PostgresTimestamp, id: UUID) {
-        self.init(createdAt: moment, id: id)
-    }
+/// A person's notifications in the order of `notifications`: (created_at, id), both descending.
+public enum NotificationList: MomentOrderedList {
+    public static var name: String { "notifications" }
 }
+
+/// A place in `notifications`, what its cursors hold: `created_at` exactly, and the id.
+public typealias NotificationPosition = MomentPosition<NotificationList>
 
 /// The notifications of the person the transaction runs as: listing, counting and marking them
 /// read. Each function is one statement of NotificationStatements (marking, two); the policies of
@@ -61,11 +48,11 @@ public struct NotificationStore<Database: PostgresQueryable>: Sendable {
         }
         let position = after ?? .pastNewest
         let rows = try await database.query(
-            unreadOnly ? NotificationStatements.unreadPage : NotificationStatements.page, position.createdAt, position.id, first + 1)
+            unreadOnly ? NotificationStatements.unreadPage : NotificationStatements.page, position.moment, position.id, first + 1)
         return Page(
             items: try rows.prefix(first).map { row in
                 let notification = try Self.decode(row)
-                return (notification, NotificationPosition(createdAt: try row.decode(PostgresTimestamp.self, at: 6), id: notification.id))
+                return (notification, NotificationPosition(moment: try row.decode(PostgresTimestamp.self, at: 6), id: notification.id))
             },
             hasNextPage: rows.count > first)
     }

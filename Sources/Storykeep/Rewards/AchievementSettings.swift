@@ -31,8 +31,7 @@ public struct Achievement: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        try c.require(TenantFile.isValidSlug(id), at: .id, "an id of lowercase letters, digits and single hyphens")
+        id = try c.decodeID(forKey: .id)
         name = try c.decode(String.self, forKey: .name)
         try c.require(!name.isBlank && TextLimit.achievementName.admits(name), at: .name, "a name of \(TextLimit.achievementName)")
         description = try c.decode(String.self, forKey: .description)

@@ -34,21 +34,14 @@ public struct StarChange: Sendable, Hashable {
     public var createdAt: Date
 }
 
+/// A person's stars' history, newest first by (created_at, id): the list `history` pages through.
+public enum StarHistoryList: MomentOrderedList {
+    public static var name: String { "stars" }
+}
+
 /// A place in a person's stars' history, (created_at, id), both descending: what the cursors of
 /// `history` hold.
-public struct StarChangePosition: MomentPosition, Hashable {
-    public var createdAt: PostgresTimestamp
-    public var id: UUID
-
-    public static var list: String { "stars" }
-
-    public var moment: PostgresTimestamp { createdAt }
-
-    public init(moment: PostgresTimestamp, id: UUID) {
-        self.createdAt = moment
-        self.id = id
-    }
-}
+public typealias StarChangePosition = MomentPosition<StarHistoryList>
 
 /// How an unlock went, with the stars the person holds after it.
 public enum UnlockOutcome: Sendable, Equatable {
@@ -105,7 +98,7 @@ public struct RewardStore<Database: PostgresQueryable>: Sendable {
             throw GraphQLError.badUserInput(field: "first", "first: must be 0 to \(Self.maxPageSize).")
         }
         let position = after ?? .pastNewest
-        let rows = try await database.query(RewardStatements.historyPage, position.createdAt, position.id, first + 1)
+        let rows = try await database.query(RewardStatements.historyPage, position.moment, position.id, first + 1)
         return Page(
             items: try rows.prefix(first).map { row in
                 let change = StarChange(

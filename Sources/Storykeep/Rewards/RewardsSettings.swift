@@ -52,12 +52,9 @@ public struct Rewards: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
-        rules = try c.decode([RewardRule].self, forKey: .rules, default: [])
-        try c.require(Set(rules.map(\.id)).count == rules.count, at: .rules, "each id once")
-        unlockables = try c.decode([Unlockable].self, forKey: .unlockables, default: [])
-        try c.require(Set(unlockables.map(\.id)).count == unlockables.count, at: .unlockables, "each id once")
-        achievements = try c.decode([Achievement].self, forKey: .achievements, default: [])
-        try c.require(Set(achievements.map(\.id)).count == achievements.count, at: .achievements, "each id once")
+        rules = try c.decodeEachIDOnce([RewardRule].self, forKey: .rules, id: \.id)
+        unlockables = try c.decodeEachIDOnce([Unlockable].self, forKey: .unlockables, id: \.id)
+        achievements = try c.decodeEachIDOnce([Achievement].self, forKey: .achievements, id: \.id)
         visibleToTeam = try c.decode(Bool.self, forKey: .visibleToTeam, default: false)
     }
 
@@ -96,8 +93,7 @@ public struct RewardRule: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        try c.require(TenantFile.isValidSlug(id), at: .id, "an id of lowercase letters, digits and single hyphens")
+        id = try c.decodeID(forKey: .id)
         on = try c.decode(Event.self, forKey: .on)
         stars = try c.decode(Int.self, forKey: .stars)
         try c.require((1...100).contains(stars), at: .stars, "a number of stars from 1 to 100")
@@ -137,12 +133,30 @@ public struct Unlockable: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        try c.require(TenantFile.isValidSlug(id), at: .id, "an id of lowercase letters, digits and single hyphens")
+        id = try c.decodeID(forKey: .id)
         kind = try c.decode(Kind.self, forKey: .kind)
         name = try c.decode(String.self, forKey: .name)
         try c.require(!name.isBlank, at: .name, "a non-empty name")
         stars = try c.decode(Int.self, forKey: .stars)
         try c.require((0...100_000).contains(stars), at: .stars, "a number of stars from 0 (free) to 100000")
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The `id` of a rule, an unlockable or an achievement at `key`: lowercase letters, digits and
+    /// single hyphens.
+    func decodeID(forKey key: Key) throws -> String {
+        let id = try decode(String.self, forKey: key)
+        try require(TenantFile.isValidSlug(id), at: key, "an id of lowercase letters, digits and single hyphens")
+        return id
+    }
+
+    /// The list at `key` (default empty), in which each `id` stands once.
+    func decodeEachIDOnce<Element: Decodable>(
+        _ type: [Element].Type, forKey key: Key, id: (Element) -> String
+    ) throws -> [Element] {
+        let list = try decode(type, forKey: key, default: [])
+        try require(Set(list.map(id)).count == list.count, at: key, "each id once")
+        return list
     }
 }

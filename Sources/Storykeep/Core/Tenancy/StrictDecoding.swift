@@ -43,6 +43,16 @@ extension KeyedDecodingContainer {
         try decodeIfPresent(type, forKey: key) ?? defaultValue
     }
 
+    /// The whole number at `key`, or `defaultValue` when the key is absent; outside `range` it is
+    /// an error that expects "`what` from <lowest> to <highest>".
+    package func decode(
+        _ type: Int.Type, forKey key: Key, default defaultValue: Int, in range: ClosedRange<Int>, _ what: String
+    ) throws -> Int {
+        let value = try decode(type, forKey: key, default: defaultValue)
+        try require(range.contains(value), at: key, "\(what) from \(range.lowerBound) to \(range.upperBound)")
+        return value
+    }
+
     /// Throws a decoding error at `key` unless `isValid`.
     package func require(_ isValid: Bool, at key: Key, _ expected: @autoclosure () -> String) throws {
         guard isValid else {

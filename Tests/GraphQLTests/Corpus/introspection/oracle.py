@@ -1,7 +1,8 @@
 """Records graphql-core 3.3.2's answers to introspection of schema.graphql, a schema that uses
 every feature of the type system, into expected.json:
 
-  standard   the result of standard.graphql, graphql-core's `get_introspection_query(
+  standard   the result of ../syntax/valid-introspection-query.graphql (the parser corpus's
+             document of it), graphql-core's `get_introspection_query(
              descriptions=True, specified_by_url=True, directive_is_repeatable=True,
              schema_description=True, input_value_deprecation=True, one_of=True)`
   <name>     the result of each operation of queries.graphql, over root.json
@@ -43,7 +44,7 @@ schema = build_schema((here / "schema.graphql").read_text())
 assert not validate_schema(schema), validate_schema(schema)
 root = json.loads((here / "root.json").read_text())
 
-standard = (here / "standard.graphql").read_text()
+standard = (here.parent / "syntax" / "valid-introspection-query.graphql").read_text()
 assert standard.strip() == get_introspection_query(
     descriptions=True,
     specified_by_url=True,
@@ -51,7 +52,7 @@ assert standard.strip() == get_introspection_query(
     schema_description=True,
     input_value_deprecation=True,
     one_of=True,
-).strip(), "standard.graphql is not graphql-core's standard introspection query"
+).strip(), "valid-introspection-query.graphql is not graphql-core's standard introspection query"
 
 
 def run(query, operation_name=None):

@@ -1,10 +1,10 @@
 import GraphQL
 import Testing
 
-/// A tenant's schema as introspection tells it, from which the fuzz pass generates its requests:
-/// every root field, every argument, every input object field, so that a field added later is
-/// fuzzed without a change here.
-struct FuzzSchema {
+/// A tenant's schema as introspection tells it, from which the fuzz pass and the input tests
+/// (`IntrospectedSchema+Inputs.swift`) generate their requests: every root field, every argument,
+/// every input object field, so that a field added later is tried without a change here.
+struct IntrospectedSchema {
     /// A type as an argument or field declares it: `[ID!]!`.
     indirect enum TypeRef: Equatable {
         case named(String)

@@ -1,12 +1,11 @@
-import GraphQL
-import HummingbirdTesting
-
-// A helper of GraphQLHTTPTests' support (Tests/GraphQLHTTPTests/GraphQLHTTPTestSupport.swift) that
-// these tests use too: GraphQLHTTPTests stay free of the domain, so they cannot share
-// StorykeepTestSupport.
+/// A query string of `parameters`, each name and value percent-encoded as URLSearchParams does:
+/// `a=1&b=x+y`.
+public func formQuery(_ parameters: [(String, String)]) -> String {
+    parameters.map { "\(formEncode($0.0))=\(formEncode($0.1))" }.joined(separator: "&")
+}
 
 /// Percent-encodes for a query string the way URLSearchParams does (space as `+`).
-func formEncode(_ text: String) -> String {
+public func formEncode(_ text: String) -> String {
     var out = ""
     for byte in text.utf8 {
         switch byte {
