@@ -79,7 +79,7 @@ public struct Earning: Sendable {
     }
 
     /// An entry's tags may have changed: achievements counting distinct tags, if the tenant has
-    /// any (then one statement, whose count of tags runs only while one is unearned).
+    /// any (then one statement, whose count of tags runs only while one is unearned; else none).
     public func tagsChanged() async throws -> RewardsEarned {
         try await award(tagAchievements, paid: 0, countingTags: true)
     }

@@ -47,9 +47,7 @@ public struct RewardsModule: StorykeepModule {
             Self.note(try await earning.entryCreated(event.entryID, kind: event.kind), for: event.entryID, context)
         }
         module.on(EntryUpdated.self) { event, context in
-            guard let earning = Self.earning(for: event.authorID, context),
-                earning.rewards.achievements.contains(where: { $0.condition.count == .distinctTags })
-            else { return }
+            guard let earning = Self.earning(for: event.authorID, context) else { return }
             Self.note(try await earning.tagsChanged(), for: event.entryID, context)
         }
         module.on(CheckedIn.self) { event, context in
