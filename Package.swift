@@ -11,7 +11,7 @@ let domainModules: [(name: String, uses: [String])] = [
     ("Profile", ["Journals"]),
     ("Tags", ["Journals"]),
     ("Archive", ["Journals"]),
-    ("Rewards", []),
+    ("Rewards", ["Journals", "Profile", "Notifications", "Caseload"]),
     ("Notifications", []),
     ("Caseload", ["Profile", "Notifications"]),
     ("Sharing", ["Journals", "Caseload", "Notifications"]),

@@ -299,6 +299,66 @@ create policy profiles_update on profiles as restrictive for update to public
     using (person_id = (( SELECT current_person_id() AS current_person_id)))
     with check (person_id = (( SELECT current_person_id() AS current_person_id)));
 
+-- reward_achievements: row-level security enabled, forced; 2 policies
+alter table reward_achievements enable row level security;
+alter table reward_achievements force row level security;
+
+create policy reward_achievements_own on reward_achievements as restrictive for all to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)))
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)) AND (( SELECT current_person_role() AS current_person_role)) = 'YOUNG_PERSON'::text);
+
+create policy reward_achievements_tenant on reward_achievements as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- reward_check_in_days: row-level security enabled, forced; 2 policies
+alter table reward_check_in_days enable row level security;
+alter table reward_check_in_days force row level security;
+
+create policy reward_check_in_days_own on reward_check_in_days as restrictive for all to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)))
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)) AND (( SELECT current_person_role() AS current_person_role)) = 'YOUNG_PERSON'::text);
+
+create policy reward_check_in_days_tenant on reward_check_in_days as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- reward_counts: row-level security enabled, forced; 2 policies
+alter table reward_counts enable row level security;
+alter table reward_counts force row level security;
+
+create policy reward_counts_own on reward_counts as restrictive for all to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)))
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)) AND (( SELECT current_person_role() AS current_person_role)) = 'YOUNG_PERSON'::text);
+
+create policy reward_counts_tenant on reward_counts as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- reward_day_payments: row-level security enabled, forced; 2 policies
+alter table reward_day_payments enable row level security;
+alter table reward_day_payments force row level security;
+
+create policy reward_day_payments_own on reward_day_payments as restrictive for all to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)))
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)) AND (( SELECT current_person_role() AS current_person_role)) = 'YOUNG_PERSON'::text);
+
+create policy reward_day_payments_tenant on reward_day_payments as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- reward_shared_entries: row-level security enabled, forced; 2 policies
+alter table reward_shared_entries enable row level security;
+alter table reward_shared_entries force row level security;
+
+create policy reward_shared_entries_own on reward_shared_entries as restrictive for all to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)))
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)) AND (( SELECT current_person_role() AS current_person_role)) = 'YOUNG_PERSON'::text);
+
+create policy reward_shared_entries_tenant on reward_shared_entries as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
 -- schema_migrations: row-level security disabled, not forced; no policies
 alter table schema_migrations disable row level security;
 alter table schema_migrations no force row level security;
@@ -349,6 +409,23 @@ create policy shares_update on shares as restrictive for update to public
     using (author_id = (( SELECT current_person_id() AS current_person_id)) OR unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.id
    FROM assignments a
   WHERE a.tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)) AND a.adult_id = (( SELECT current_person_id() AS current_person_id)) AND a.until IS NULL)));
+
+-- star_ledger: row-level security enabled, forced; 3 policies
+alter table star_ledger enable row level security;
+alter table star_ledger force row level security;
+
+create policy star_ledger_insert on star_ledger as restrictive for insert to public
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)) AND (( SELECT current_person_role() AS current_person_role)) = 'YOUNG_PERSON'::text);
+
+create policy star_ledger_read on star_ledger as restrictive for select to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)) OR (person_id IN ( SELECT p.p
+   FROM current_assigned_people() p(p))) AND ( SELECT ((t.config -> 'rewards'::text) ->> 'visibleToTeam'::text)::boolean AS bool
+   FROM tenants t
+  WHERE t.tenant_id = (( SELECT current_tenant_id() AS current_tenant_id))));
+
+create policy star_ledger_tenant on star_ledger as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
 
 -- tags: row-level security enabled, forced; 5 policies
 alter table tags enable row level security;

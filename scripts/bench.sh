@@ -74,6 +74,12 @@ bench_login_storm
 bench_uploads
 scripts/bench-graphql.sh
 
+# What the rewards module adds to createEntry (issue 12): a cluster and a server of their own, two
+# tenants alike but for the module. BENCH_REWARDS=0 skips it.
+if [[ ${BENCH_REWARDS:-1} != 0 ]]; then
+    scripts/bench-rewards.sh
+fi
+
 # The journal with 1,000,000 entries (issue 5): a few minutes, most of them seeding; a cluster
 # and a server of its own. BENCH_JOURNAL=0 skips it.
 if [[ ${BENCH_JOURNAL:-1} != 0 ]]; then

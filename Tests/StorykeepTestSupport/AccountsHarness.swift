@@ -17,6 +17,13 @@ public final class TestClock: Sendable {
     public init() {}
     public var now: Date { instant.withLock { $0 } }
     public func advance(seconds: Double) { instant.withLock { $0 += seconds } }
+    /// Sets the time to `moment` (an ISO 8601 instant, `2026-06-10T22:30:00Z`), as a test that
+    /// needs a day or an hour of its own.
+    public func set(_ moment: String) {
+        let date = ISO8601DateFormatter().date(from: moment)
+        precondition(date != nil, "not an ISO 8601 instant: \(moment)")
+        instant.withLock { $0 = date! }
+    }
 }
 
 /// The whole application, as `storykeep serve` mounts it (the tenant GraphQL endpoint and the

@@ -26,9 +26,10 @@ public struct TestPools: Sendable {
         try await app.transaction(settings: context.settings, body)
     }
 
-    /// A new tenant of a unique slug starting with `slugPrefix`, as `storykeep tenant apply` makes it.
-    public func makeTenant(slugPrefix: String = "s") async throws -> TestTenant {
-        try await TestTenants.apply([try TestTenants.file(slugPrefix: slugPrefix)], owner: owner)[0]
+    /// A new tenant of a unique slug starting with `slugPrefix`, its file changed by `tweak`, as
+    /// `storykeep tenant apply` makes it.
+    public func makeTenant(slugPrefix: String = "s", _ tweak: (inout TenantFile) -> Void = { _ in }) async throws -> TestTenant {
+        try await TestTenants.apply([try TestTenants.file(slugPrefix: slugPrefix, tweak)], owner: owner)[0]
     }
 
     /// Adds `people` to `tenant` as its operator, through the policies, in one transaction: the

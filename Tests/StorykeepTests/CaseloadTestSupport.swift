@@ -30,8 +30,8 @@ struct CaseloadTenant {
 
     var operatorContext: AccountContext { .tenantOperator(tenantID: id) }
 
-    init(_ pools: TestPools) async throws {
-        let tenant = try await pools.makeTenant(slugPrefix: "caseload")
+    init(_ pools: TestPools, _ tweak: (inout TenantFile) -> Void = { _ in }) async throws {
+        let tenant = try await pools.makeTenant(slugPrefix: "caseload", tweak)
         id = tenant.id
         let people = try await pools.insertPeople(
             [
@@ -55,9 +55,10 @@ struct CaseloadDatabase {
     let pools: TestPools
     let tenant: CaseloadTenant
 
-    static func run(_ body: (CaseloadDatabase) async throws -> Void) async throws {
+    /// Runs `body` with a tenant whose file `tweak` changed (a module's settings, say).
+    static func run(tenant tweak: (inout TenantFile) -> Void = { _ in }, _ body: (CaseloadDatabase) async throws -> Void) async throws {
         try await TestPools.run(app: 3, owner: 1) { pools in
-            try await body(CaseloadDatabase(pools: pools, tenant: try await CaseloadTenant(pools)))
+            try await body(CaseloadDatabase(pools: pools, tenant: try await CaseloadTenant(pools, tweak)))
         }
     }
 

@@ -10,6 +10,7 @@ import StorykeepSharing
 @testable import StorykeepJournals
 @testable import StorykeepSeed
 @testable import StorykeepTags
+import StorykeepRewards
 
 /// `Seeder` (what `storykeep seed` runs) against the real PostgreSQL of TenancyDatabase, as the
 /// server's role: the rows it writes read back through JournalStore as their authors, keep the
@@ -162,6 +163,37 @@ struct SeedTests {
         #expect(summary.moduleCounts["sharing"] == ["shares": shares, "seen": shares - unseen])
         options.moduleSettings = ["sharing": ["sharesPerYoungPerson": "100001"]]
         options.tenantPrefix += "x"
+        await #expect(throws: ModuleSeedError.self) { try await Self.seed(options) }
+    }
+
+    /// The rewards' seed earns, through the module's own earning, from the last days of each
+    /// journal: the same seed, the same stars; each young person's ledger is theirs and sums up.
+    @Test func theRewardsSeedEarnsFromTheLastDaysOfEachJournal() async throws {
+        var options = Self.options(seed: 9)
+        options.moduleSettings = ["rewards": ["days": "30"]]
+        let summary = try await Self.seed(options)
+        let counts = try #require(summary.moduleCounts["rewards"])
+        #expect(counts["stars", default: 0] > 0 && counts["achievements", default: 0] > 0, "\(counts)")
+        options.tenantPrefix += "x"
+        #expect(try await Self.seed(options).moduleCounts["rewards"] == counts)
+        let total = try await TestDatabase.appPool(size: 1).closing { app in
+            var total = 0
+            for tenant in summary.tenants {
+                for person in tenant.people where person.role == .youngPerson {
+                    let context = AccountContext.person(tenantID: tenant.id!, personID: person.id, role: person.role)
+                    total += try await app.transaction(settings: context.settings) { tx in
+                        let balance = try await RewardStore(tx).balance()
+                        let others = try await tx.query("select count(*) from star_ledger where person_id <> $1", person.id)[0]
+                        #expect(try others.decode(Int.self, at: 0) == 0)
+                        return balance
+                    }
+                }
+            }
+            return total
+        }
+        #expect(total == counts["stars"])
+        options.moduleSettings = ["rewards": ["days": "forever"]]
+        options.tenantPrefix += "y"
         await #expect(throws: ModuleSeedError.self) { try await Self.seed(options) }
     }
 

@@ -5,6 +5,8 @@ import Testing
 import Storykeep
 @testable import StorykeepCore
 @testable import StorykeepTenancy
+import StorykeepJournals
+import StorykeepRewards
 
 /// The smallest valid tenant file, for tests to change one thing in.
 let minimalTenantYAML = """
@@ -38,6 +40,9 @@ let minimalTenantYAML = """
         #expect(demo.enables(.social))
         #expect(demo.moodIcons.count >= 6)
         #expect(demo.rewards.rules.contains { $0.on == .streak && $0.days == 7 })
+        #expect((8...12).contains(demo.rewards.achievements.count))
+        #expect(Set(demo.rewards.achievements.map(\.condition.count)) == Set(AchievementCondition.Count.allCases))
+        #expect(demo.rewards.unlockables.contains { $0.isFree })
         #expect(demo.uploads.maxBytes == 25 * 1_048_576)
     }
 
@@ -114,6 +119,46 @@ let minimalTenantYAML = """
         #expect(error(daysOnCheckIn)?.problem == "expected no days except for a streak rule")
         let unknownEvent = minimalTenantYAML + "\nrewards:\n  rules:\n    - { id: daily, on: login, stars: 1 }\n"
         #expect(error(unknownEvent)?.keyPath == "rewards.rules[0].on")
+    }
+
+    @Test func achievementsAreCheckedAndNamedByTheirKey() throws {
+        func achievement(_ fields: String) -> String {
+            minimalTenantYAML + "\nrewards:\n  achievements:\n    - { id: first, name: First, description: The first., icon: \"🌟\", \(fields) }\n"
+        }
+        let valid = try decode(achievement("condition: { entries: 5, kind: drawing }, stars: 2"))
+        #expect(valid.rewards.achievements == [
+            Achievement(id: "first", name: "First", description: "The first.", icon: "🌟",
+                        condition: AchievementCondition(.entries, atLeast: 5, kind: .drawing), stars: 2),
+        ])
+        let noCondition = error(achievement("stars: 2"))
+        #expect(noCondition?.description == "tenants/sample.yaml: rewards.achievements[0].condition: expected a value: this key is required")
+        let twoCounts = error(achievement("condition: { entries: 1, shares: 1 }"))
+        #expect(twoCounts?.keyPath == "rewards.achievements[0].condition")
+        #expect(twoCounts?.problem == "expected one of entries, checkIns, streak, shares, distinctTags with a number")
+        #expect(error(achievement("condition: { logins: 3 }"))?.keyPath == "rewards.achievements[0].condition.logins")
+        #expect(error(achievement("condition: { streak: 1 }"))?.problem == "expected a streak length in days from 2 to 365")
+        #expect(error(achievement("condition: { shares: 0 }"))?.keyPath == "rewards.achievements[0].condition.shares")
+        #expect(error(achievement("condition: { shares: 1, kind: text }"))?.problem == "expected no kind except with entries")
+        #expect(error(achievement("condition: { entries: 1, kind: poem }"))?.problem == "expected one of: text, audio, video, drawing, image, mood")
+        #expect(error(achievement("condition: { checkIns: 3 }, stars: 0"))?.keyPath == "rewards.achievements[0].stars")
+        let twoEmoji = error(minimalTenantYAML + "\nrewards:\n  achievements:\n    - { id: a, name: A, description: A., icon: \"🌟🌟\", condition: { shares: 1 } }\n")
+        #expect(twoEmoji?.keyPath == "rewards.achievements[0].icon")
+        #expect(twoEmoji?.problem == "expected one emoji")
+        let longName = String(repeating: "n", count: 101)
+        #expect(error(minimalTenantYAML + "\nrewards:\n  achievements:\n    - { id: a, name: \(longName), description: A., icon: \"🌟\", condition: { shares: 1 } }\n")?.problem == "expected a name of 1 to 100 characters")
+        let twice = error(minimalTenantYAML + "\nrewards:\n  achievements:\n    - { id: a, name: A, description: A., icon: \"🌟\", condition: { shares: 1 } }\n    - { id: a, name: B, description: B., icon: \"🌟\", condition: { shares: 2 } }\n")
+        #expect(twice?.keyPath == "rewards.achievements" && twice?.problem == "expected each id once")
+        #expect(error(minimalTenantYAML + "\nrewards:\n  visibleToTeam: sometimes\n")?.description == "tenants/sample.yaml: rewards.visibleToTeam: expected true or false")
+        #expect(error(minimalTenantYAML + "\nrewards:\n  unlockables:\n    - { id: a, kind: theme, name: A, stars: -1 }\n")?.keyPath == "rewards.unlockables[0].stars")
+    }
+
+    /// What `tenant apply` stores in `tenants.config` is read back as the same file.
+    @Test func achievementsSurviveTheStoredConfiguration() throws {
+        let demo = try TenantFiles.load(file: repositoryRoot.appendingPathComponent("tenants/demo.yaml").path)
+        let stored = try JSONEncoder().encode(demo)
+        let decoder = JSONDecoder()
+        decoder.userInfo = StorykeepModules.tenantFileFormat.userInfo
+        #expect(try decoder.decode(TenantFile.self, from: stored) == demo)
     }
 
     @Test func promptsMayOnlyNameMoodsThatExist() {

@@ -15,9 +15,12 @@ extension GraphQLError {
         coded(message, "FORBIDDEN")
     }
 
-    /// An argument was wrong; `field` names it (`password`, `input.email`).
-    public static func badUserInput(field: String, _ message: String) -> GraphQLError {
-        coded(message, "BAD_USER_INPUT", ["field": .string(field)])
+    /// An argument was wrong; `field` names it (`password`, `input.email`), and `more` adds what
+    /// a program needs to say why (unlocking: the balance and the price).
+    public static func badUserInput(field: String, _ message: String, _ more: GraphQLObject = [:]) -> GraphQLError {
+        var extensions: GraphQLObject = ["field": .string(field)]
+        for (key, value) in more.entries { extensions.append(key, value) }
+        return coded(message, "BAD_USER_INPUT", extensions)
     }
 
     /// No such thing of the person's: absent, deleted, or someone else's (never told apart, so

@@ -29,17 +29,24 @@ public struct EventContext: Sendable {
     public let services: DomainServices
     /// The transaction of the change, in the context of whoever made it.
     public let transaction: PostgresTransaction
+    /// The request's notes, where a handler leaves what the response's fields show of what it
+    /// did (``RequestNotes``); a fresh one when no request published.
+    public let notes: RequestNotes
     let bus: EventBus
 
-    public init(tenant: Tenant, viewer: Viewer?, services: DomainServices, transaction: PostgresTransaction, bus: EventBus) {
+    public init(
+        tenant: Tenant, viewer: Viewer?, services: DomainServices, transaction: PostgresTransaction, bus: EventBus,
+        notes: RequestNotes = RequestNotes()
+    ) {
         self.tenant = tenant
         self.viewer = viewer
         self.services = services
         self.transaction = transaction
         self.bus = bus
+        self.notes = notes
     }
 
-    /// Publishes a further event from a handler, in the same transaction.
+    /// Publishes a further event from a handler, in the same transaction and request.
     public func publish<Event: DomainEvent>(_ event: Event) async throws {
         try await bus.publish(event, context: self)
     }

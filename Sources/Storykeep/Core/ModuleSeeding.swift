@@ -21,6 +21,8 @@ public struct ModuleSeedTenant: Sendable {
 
     public var id: UUID
     public var slug: String
+    /// The tenant's file, as applied: its time zone, its modules' settings.
+    public var file: TenantFile
     /// The tenant's people in the seed's order.
     public var people: [Person]
     /// The seed (`--seed`): a module that draws anything draws it from this, so that the same seed
@@ -34,9 +36,12 @@ public struct ModuleSeedTenant: Sendable {
     /// admin's rows, ``AccountContext/person(tenantID:personID:role:)`` for a person's own).
     public var pool: PostgresPool
 
-    public init(id: UUID, slug: String, people: [Person], seed: UInt64, settings: [String: String], pool: PostgresPool) {
+    public init(
+        id: UUID, slug: String, file: TenantFile, people: [Person], seed: UInt64, settings: [String: String], pool: PostgresPool
+    ) {
         self.id = id
         self.slug = slug
+        self.file = file
         self.people = people
         self.seed = seed
         self.settings = settings

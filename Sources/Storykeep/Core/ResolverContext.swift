@@ -36,6 +36,8 @@ public final class ResolverContext: Sendable {
     /// session ended.
     public let presentedInvalidToken: Bool
     public let services: DomainServices
+    /// What the request's event handlers noted for its response's fields (``RequestNotes``).
+    public let notes = RequestNotes()
     private let requestTransaction: PostgresTransaction?
 
     public init(
@@ -86,6 +88,6 @@ public final class ResolverContext: Sendable {
     /// transaction of the change), as this request's viewer.
     public func publish<Event: DomainEvent>(_ event: Event, in tx: PostgresTransaction) async throws {
         try await events.publish(
-            event, context: EventContext(tenant: tenant, viewer: viewer, services: services, transaction: tx, bus: events))
+            event, context: EventContext(tenant: tenant, viewer: viewer, services: services, transaction: tx, bus: events, notes: notes))
     }
 }

@@ -59,6 +59,16 @@ extension TextLimit {
     public static let profileDisplayName = TextLimit(1...100, constraint: "profiles_display_name_length")
     /// A profile's built-in avatar name or emoji.
     public static let avatar = TextLimit(1...100, constraint: "profiles_avatar_length")
+    /// A profile's theme: a name the apps know (Migrations/0015_rewards.sql).
+    public static let profileTheme = TextLimit(1...100, constraint: "profiles_theme_length")
+    /// A profile's set of mood icons: a name the apps know.
+    public static let moodIconSet = TextLimit(1...100, constraint: "profiles_mood_icon_set_length")
+    /// An achievement's name, from the tenant file, as kept when earned.
+    public static let achievementName = TextLimit(1...100, constraint: "reward_achievements_name_length")
+    /// An achievement's description.
+    public static let achievementDescription = TextLimit(1...500, constraint: "reward_achievements_description_length")
+    /// An achievement's icon: one emoji, which may take several code points (👩🏽‍🎨 takes four).
+    public static let achievementIcon = TextLimit(1...32, constraint: "reward_achievements_icon_length")
     /// A notification's title (Migrations/0011_notifications.sql), which the notifying module
     /// builds: a longer one is cut, not refused.
     public static let notificationTitle = TextLimit(1...200, constraint: "notifications_title_length")
@@ -74,6 +84,7 @@ extension TextLimit {
     /// Every limit, for the test that holds them to the database's constraints.
     public static let all: [TextLimit] = [
         tenantSlug, personDisplayName, externalRef, email, loginName, entryText, mood, background, suggestion, tagName,
-        profileDisplayName, avatar, passwordResetReason, passwordResetNote, notificationTitle, shareMessage, shareReply,
+        profileDisplayName, avatar, profileTheme, moodIconSet, passwordResetReason, passwordResetNote, notificationTitle,
+        shareMessage, shareReply, achievementName, achievementDescription, achievementIcon,
     ]
 }

@@ -5,6 +5,8 @@ import StorykeepJournals
 
 /// The profile in the schema (Schema/profile.graphql): `me { profile }` and `updateProfile`.
 /// Always on. A person's profile is theirs alone: on anyone else's `Person` it is null.
+/// `updateProfile` publishes ``ProfileChanging`` before it writes a new avatar, theme or mood
+/// icon set, so that another module may refuse it.
 public struct ProfileModule: StorykeepModule {
     public init() {}
 
@@ -33,18 +35,28 @@ public struct ProfileModule: StorykeepModule {
                     }
                     return id
                 },
+                theme: input["theme"]?.stringValue,
                 colours: input["colours"]?.listValue.map { list in
                     Dictionary(
                         list.map { ($0["role"]?.stringValue ?? "", $0["value"]?.stringValue ?? "") },
                         uniquingKeysWith: { _, last in last })
                 },
+                moodIconSet: input["moodIconSet"]?.stringValue,
                 moodIcons: input["moodIcons"]?.listValue?.map {
                     MoodIcon(emoji: $0["emoji"]?.stringValue ?? "", label: $0["label"]?.stringValue ?? "")
                 },
                 entryBackgrounds: input["entryBackgrounds"]?.listValue?.map { $0.stringValue ?? "" })
             let profile = try await context.transaction { tx in
                 try await JournalError.renamingFields({ "input.\($0)" }) {
-                    try await ProfileStore(tx).updateProfile(changes, defaultMoodIcons: context.tenant.file.moodIcons)
+                    // Other modules may refuse the choices (rewards: one still locked) before anything is written.
+                    let (avatar, theme, moodIconSet) = try changes.trimmedChoices()
+                    if avatar != nil || theme != nil || moodIconSet != nil {
+                        try await context.publish(
+                            ProfileChanging(
+                                personID: try context.requireViewer().personID, avatar: avatar, theme: theme, moodIconSet: moodIconSet),
+                            in: tx)
+                    }
+                    return try await ProfileStore(tx).updateProfile(changes, defaultMoodIcons: context.tenant.file.moodIcons)
                 }
             }
             return try await Self.value(profile, context: context)
@@ -62,6 +74,8 @@ public struct ProfileModule: StorykeepModule {
             "displayName": profile.displayName,
             "avatar": profile.avatar,
             "avatarMedia": avatar,
+            "theme": profile.theme,
+            "moodIconSet": profile.moodIconSet,
             "colours": GraphQLValue.list(
                 profile.colours.sorted { $0.key < $1.key }.map { .object(["role": .string($0.key), "value": .string($0.value)]) }),
             "moodIcons": profile.moodIcons.map(\.graphQLValue),

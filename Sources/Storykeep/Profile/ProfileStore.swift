@@ -12,8 +12,12 @@ public struct Profile: Sendable, Equatable {
     public var avatar: String?
     /// A picture of their own (one of their image files), shown instead of `avatar`.
     public var avatarMediaID: UUID?
+    /// The app's theme, a name the apps know; nil for the agency's default.
+    public var theme: String?
     /// The app's colours by role (`primary`, `background`, ...), as `#rrggbb` or `#rrggbbaa`.
     public var colours: [String: String]
+    /// The set their mood icons are drawn from, a name the apps know; nil for the default.
+    public var moodIconSet: String?
     /// Their mood icons, or the tenant's when they have chosen none.
     public var moodIcons: [MoodIcon]
     /// Colours and patterns offered as entries' backgrounds.
@@ -26,20 +30,45 @@ public struct ProfileChanges: Sendable, Equatable {
     public var displayName: String?
     public var avatar: String?
     public var avatarMediaID: UUID?
+    public var theme: String?
     public var colours: [String: String]?
+    public var moodIconSet: String?
     public var moodIcons: [MoodIcon]?
     public var entryBackgrounds: [String]?
 
     public init(
-        displayName: String? = nil, avatar: String? = nil, avatarMediaID: UUID? = nil, colours: [String: String]? = nil,
-        moodIcons: [MoodIcon]? = nil, entryBackgrounds: [String]? = nil
+        displayName: String? = nil, avatar: String? = nil, avatarMediaID: UUID? = nil, theme: String? = nil,
+        colours: [String: String]? = nil, moodIconSet: String? = nil, moodIcons: [MoodIcon]? = nil,
+        entryBackgrounds: [String]? = nil
     ) {
         self.displayName = displayName
         self.avatar = avatar
         self.avatarMediaID = avatarMediaID
+        self.theme = theme
         self.colours = colours
+        self.moodIconSet = moodIconSet
         self.moodIcons = moodIcons
         self.entryBackgrounds = entryBackgrounds
+    }
+
+    /// The avatar, theme and mood icon set as they will be written: trimmed, each checked against
+    /// its limit (refused, naming the field, like every change of `updateProfile`).
+    func trimmedChoices() throws -> (avatar: String?, theme: String?, moodIconSet: String?) {
+        (
+            try avatar.map { try ProfileText.trimmed($0, field: "avatar", .avatar) },
+            try theme.map { try ProfileText.trimmed($0, field: "theme", .profileTheme) },
+            try moodIconSet.map { try ProfileText.trimmed($0, field: "moodIconSet", .moodIconSet) }
+        )
+    }
+}
+
+/// A profile's names as they are kept: trimmed, and within their limits.
+enum ProfileText {
+    /// `text` without the whitespace around it; refused (`badInput` naming `field`) outside `limit`.
+    static func trimmed(_ text: String, field: String, _ limit: TextLimit) throws -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard limit.admits(trimmed) else { throw JournalError.badInput(field: field, message: "must have \(limit)") }
+        return trimmed
     }
 }
 
@@ -58,7 +87,8 @@ public struct ProfileStore<Database: PostgresQueryable>: Sendable {
         let row = try await database.query(ProfileStatements.profile)[0]
         return Profile(
             displayName: try row.decode(String.self, at: 0), avatar: try row.decode(String?.self, at: 1),
-            avatarMediaID: try row.decode(UUID?.self, at: 2), colours: try row.decodeJSON([String: String].self, at: 3),
+            avatarMediaID: try row.decode(UUID?.self, at: 2), theme: try row.decode(String?.self, at: 6),
+            colours: try row.decodeJSON([String: String].self, at: 3), moodIconSet: try row.decode(String?.self, at: 7),
             moodIcons: try row.decode(PostgresJSON<[MoodIcon]>?.self, at: 4)?.value ?? defaultMoodIcons,
             entryBackgrounds: try row.decodeJSON([String].self, at: 5))
     }
@@ -67,15 +97,15 @@ public struct ProfileStore<Database: PostgresQueryable>: Sendable {
     /// name is empty or too long, a colour is not `#rrggbb[aa]`, the mood icons are not 1 to 24
     /// single emoji with distinct labels, or the avatar file is not one of the person's images.
     public func updateProfile(_ changes: ProfileChanges, defaultMoodIcons: [MoodIcon]) async throws -> Profile {
-        let displayName = try changes.displayName.map { try Self.trimmed($0, field: "displayName", .profileDisplayName) }
-        let avatar = try changes.avatar.map { try Self.trimmed($0, field: "avatar", .avatar) }
+        let displayName = try changes.displayName.map { try ProfileText.trimmed($0, field: "displayName", .profileDisplayName) }
+        let (avatar, theme, moodIconSet) = try changes.trimmedChoices()
         try changes.colours.map(Self.checkColours)
         try changes.moodIcons.map(Self.checkMoodIcons)
         let backgrounds = try changes.entryBackgrounds.map { list in
             guard list.count <= 50 else {
                 throw JournalError.badInput(field: "entryBackgrounds", message: "at most 50 backgrounds")
             }
-            return try list.map { try Self.trimmed($0, field: "entryBackgrounds", .background) }
+            return try list.map { try ProfileText.trimmed($0, field: "entryBackgrounds", .background) }
         }
         if let media = changes.avatarMediaID {
             let isImage = try await database.query(ProfileStatements.isOwnImage, media)[0].decode(Bool.self, at: 0)
@@ -86,14 +116,8 @@ public struct ProfileStore<Database: PostgresQueryable>: Sendable {
         try await database.execute(
             ProfileStatements.update,
             displayName, avatar, changes.avatarMediaID, changes.colours.map(PostgresJSON.init),
-            changes.moodIcons.map(PostgresJSON.init), backgrounds.map(PostgresJSON.init))
+            changes.moodIcons.map(PostgresJSON.init), backgrounds.map(PostgresJSON.init), theme, moodIconSet)
         return try await profile(defaultMoodIcons: defaultMoodIcons)
-    }
-
-    private static func trimmed(_ text: String, field: String, _ limit: TextLimit) throws -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard limit.admits(trimmed) else { throw JournalError.badInput(field: field, message: "must have \(limit)") }
-        return trimmed
     }
 
     private static func checkColours(_ colours: [String: String]) throws {
@@ -116,7 +140,7 @@ public struct ProfileStore<Database: PostgresQueryable>: Sendable {
             guard icon.emoji.count == 1, !icon.emoji.allSatisfy(\.isWhitespace) else {
                 throw JournalError.badInput(field: "moodIcons", message: "each icon is one emoji")
             }
-            _ = try trimmed(icon.label, field: "moodIcons", .mood)
+            _ = try ProfileText.trimmed(icon.label, field: "moodIcons", .mood)
         }
         guard Set(icons.map { $0.label.lowercased() }).count == icons.count else {
             throw JournalError.badInput(field: "moodIcons", message: "each label once")

@@ -9,7 +9,7 @@ extension TenantModule {
 public struct RewardsSettings: TenantSettings {
     public static let keys = CodingKeys.allCases.map(\.rawValue)
 
-    /// `rewards` (default none): how stars are earned and what they unlock.
+    /// `rewards` (default none): how stars and achievements are earned and what stars unlock.
     public var rewards: Rewards
 
     public enum CodingKeys: String, CodingKey, CaseIterable { case rewards }
@@ -28,24 +28,44 @@ extension TenantFile {
     }
 }
 
-/// `rewards:` in a tenant file: how a young person earns stars, and what stars unlock.
+/// `rewards:` in a tenant file: how a young person earns stars and achievements, what stars
+/// unlock, and whether their team sees their stars.
 public struct Rewards: Codable, Sendable, Equatable {
     /// `rules` (default none).
     public var rules: [RewardRule]
     /// `unlockables` (default none).
     public var unlockables: [Unlockable]
+    /// `achievements` (default none).
+    public var achievements: [Achievement]
+    /// `visibleToTeam` (default false): whether the adults looking after a young person (a current
+    /// assignment) see their stars. Never their history or achievements.
+    public var visibleToTeam: Bool
 
-    public init(rules: [RewardRule] = [], unlockables: [Unlockable] = []) {
+    public init(rules: [RewardRule] = [], unlockables: [Unlockable] = [], achievements: [Achievement] = [], visibleToTeam: Bool = false) {
         self.rules = rules
         self.unlockables = unlockables
+        self.achievements = achievements
+        self.visibleToTeam = visibleToTeam
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case rules, unlockables }
+    enum CodingKeys: String, CodingKey, CaseIterable { case rules, unlockables, achievements, visibleToTeam }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
         rules = try c.decodeEachIDOnce([RewardRule].self, forKey: .rules, id: \.id)
         unlockables = try c.decodeEachIDOnce([Unlockable].self, forKey: .unlockables, id: \.id)
+        achievements = try c.decodeEachIDOnce([Achievement].self, forKey: .achievements, id: \.id)
+        visibleToTeam = try c.decode(Bool.self, forKey: .visibleToTeam, default: false)
+    }
+
+    /// The rules paying on `event`, in the file's order.
+    public func rules(on event: RewardRule.Event) -> [RewardRule] {
+        rules.filter { $0.on == event }
+    }
+
+    /// The unlockable `id`, if the file has one.
+    public func unlockable(_ id: String) -> Unlockable? {
+        unlockables.first { $0.id == id }
     }
 }
 
@@ -65,7 +85,8 @@ public struct RewardRule: Codable, Sendable, Equatable {
     public var stars: Int
     /// `days` (required for `streak`, 2–365; not allowed otherwise).
     public var days: Int?
-    /// `dailyLimit` (optional, at least 1): stars from this rule per day at most, against farming.
+    /// `dailyLimit` (optional, at least 1): how many times a day (in the tenant's time zone) the
+    /// rule pays a person at most, against farming. A check-in and a streak pay once a day anyway.
     public var dailyLimit: Int?
 
     enum CodingKeys: String, CodingKey, CaseIterable { case id, on, stars, days, dailyLimit }
@@ -87,7 +108,9 @@ public struct RewardRule: Codable, Sendable, Equatable {
     }
 }
 
-/// One entry of `rewards.unlockables`: something a young person unlocks once they hold `stars`.
+/// One entry of `rewards.unlockables`: something a young person unlocks by spending `stars`
+/// (`unlock`), or free (`stars: 0`). A theme, avatar or mood icon set is a profile choice of the
+/// same name (its `id`), refused while locked; a sticker is the apps' to use.
 public struct Unlockable: Codable, Sendable, Equatable {
     /// What kind of thing it is, which decides where the app shows it.
     public enum Kind: String, Codable, Sendable, CaseIterable, ClosedSetDecodable {
@@ -100,8 +123,11 @@ public struct Unlockable: Codable, Sendable, Equatable {
     public var kind: Kind
     /// `name` (required).
     public var name: String
-    /// `stars` (required, at least 0): stars needed to unlock it.
+    /// `stars` (required, 0 to 100,000): its price; 0 marks it free, unlocked for everyone.
     public var stars: Int
+
+    /// Free: everyone has it without spending a star.
+    public var isFree: Bool { stars == 0 }
 
     enum CodingKeys: String, CodingKey, CaseIterable { case id, kind, name, stars }
 
@@ -112,20 +138,21 @@ public struct Unlockable: Codable, Sendable, Equatable {
         name = try c.decode(String.self, forKey: .name)
         try c.require(!name.isBlank, at: .name, "a non-empty name")
         stars = try c.decode(Int.self, forKey: .stars)
-        try c.require(stars >= 0, at: .stars, "a number of stars of at least 0")
+        try c.require((0...100_000).contains(stars), at: .stars, "a number of stars from 0 (free) to 100000")
     }
 }
 
 extension KeyedDecodingContainer {
-    /// The `id` of a rule or an unlockable at `key`: lowercase letters, digits and single hyphens.
-    fileprivate func decodeID(forKey key: Key) throws -> String {
+    /// The `id` of a rule, an unlockable or an achievement at `key`: lowercase letters, digits and
+    /// single hyphens.
+    func decodeID(forKey key: Key) throws -> String {
         let id = try decode(String.self, forKey: key)
         try require(TenantFile.isValidSlug(id), at: key, "an id of lowercase letters, digits and single hyphens")
         return id
     }
 
     /// The list at `key` (default empty), in which each `id` stands once.
-    fileprivate func decodeEachIDOnce<Element: Decodable>(
+    func decodeEachIDOnce<Element: Decodable>(
         _ type: [Element].Type, forKey key: Key, id: (Element) -> String
     ) throws -> [Element] {
         let list = try decode(type, forKey: key, default: [])

@@ -148,6 +148,7 @@ public struct SeedPlan: Sendable {
                 suggestedTags: [\(tags.map { "\"\($0)\"" }.joined(separator: ", "))]
                 prompts:
                 \(prompts.map { "  - { text: \"\($0.0)\", moods: [\($0.1.map { "\"\($0)\"" }.joined(separator: ", "))] }" }.joined(separator: "\n"))
+                \(SeedText.rewards)
                 """
             let file = try TenantFiles.decode(yaml, file: "\(slug).yaml")
 

@@ -173,6 +173,30 @@ enum SeedText {
 
     static let timeZones = ["Europe/London", "Europe/London", "Europe/London", "Europe/Dublin"]
 
+    /// Every seeded tenant's `rewards`: the demo's kind of rules, a small catalogue, and an
+    /// achievement of each kind (what the rewards module's seed earns by).
+    static let rewards = """
+        rewards:
+          rules:
+            - { id: daily-check-in, on: checkIn, stars: 1, dailyLimit: 1 }
+            - { id: new-entry, on: entryCreated, stars: 2, dailyLimit: 3 }
+            - { id: shared-entry, on: entryShared, stars: 1, dailyLimit: 2 }
+            - { id: week-streak, on: streak, days: 7, stars: 5 }
+          unlockables:
+            - { id: theme-classic, kind: theme, name: Classic colours, stars: 0 }
+            - { id: theme-sunset, kind: theme, name: Sunset colours, stars: 10 }
+            - { id: avatar-fox, kind: avatar, name: Fox avatar, stars: 15 }
+            - { id: sticker-star, kind: sticker, name: Gold star sticker, stars: 5 }
+          achievements:
+            - { id: first-entry, name: First entry, description: You wrote your first entry., icon: "✏️", condition: { entries: 1 }, stars: 2 }
+            - { id: ten-entries, name: Storyteller, description: You wrote 10 entries., icon: "📖", condition: { entries: 10 }, stars: 5 }
+            - { id: first-drawing, name: Artist, description: You made your first drawing., icon: "🎨", condition: { entries: 1, kind: drawing } }
+            - { id: seven-check-ins, name: Regular, description: You checked in on 7 days., icon: "📅", condition: { checkIns: 7 }, stars: 3 }
+            - { id: three-day-streak, name: On a roll, description: You checked in 3 days in a row., icon: "🔥", condition: { streak: 3 } }
+            - { id: first-share, name: Speaking up, description: You shared an entry., icon: "🤝", condition: { shares: 1 } }
+            - { id: five-tags, name: Organiser, description: You used 5 different tags., icon: "🏷️", condition: { distinctTags: 5 } }
+        """
+
     /// A sentence of `language` with its blanks filled.
     static func sentence(_ template: String, _ random: inout SeedRandom) -> String {
         guard template.contains("{") else { return template }

@@ -139,7 +139,7 @@ public enum Seeder {
                     phase: .modules, module: module.name, peopleDone: peopleTotal, peopleTotal: peopleTotal,
                     entriesDone: counts.entries, entriesTotal: entriesTotal, elapsed: clock.now - start))
                 let seeded = try await module.seed(ModuleSeedTenant(
-                    id: id, slug: tenant.slug,
+                    id: id, slug: tenant.slug, file: tenant.file,
                     people: tenant.people.map { ModuleSeedTenant.Person(id: $0.id, role: $0.role, index: $0.index) },
                     seed: plan.options.seed, settings: plan.options.moduleSettings[module.name] ?? [:], pool: app))
                 moduleCounts[module.name, default: [:]].merge(seeded, uniquingKeysWith: +)

@@ -2,17 +2,8 @@ public import Foundation
 public import StorykeepCore
 
 // What sharing tells the other modules (see `DomainEvent`): ids only, never an entry's text, a
-// message or a reply.
-
-/// A young person shared an entry with some adults of their team (those it was not shared with
-/// already). The rewards module pays on it.
-public struct EntryShared: DomainEvent {
-    public static let name = "entryShared"
-    public var entryID: UUID
-    public var authorID: UUID
-    /// Those it is newly shared with, never empty.
-    public var shareeIDs: [UUID]
-}
+// message or a reply. `EntryShared`, which the rewards module pays on, is declared in the core
+// (Sources/Storykeep/Core/SharingEvents.swift), so that rewards needs no dependency on sharing.
 
 /// A young person stopped sharing an entry with some adults.
 public struct EntryUnshared: DomainEvent {
