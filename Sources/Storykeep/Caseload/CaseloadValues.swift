@@ -38,6 +38,14 @@ public struct CaseloadPerson: Sendable, Hashable {
     public var displayName: String
     /// Their profile's built-in avatar or emoji, where the reader may see their profile.
     public var avatar: String?
+
+    /// Someone as another module read them, with the same rules for the name and avatar.
+    public init(id: UUID, role: PersonRole, displayName: String, avatar: String?) {
+        self.id = id
+        self.role = role
+        self.displayName = displayName
+        self.avatar = avatar
+    }
 }
 
 /// An adult looking after a young person, from `since` until `until` (nil while it runs).
