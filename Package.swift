@@ -14,6 +14,7 @@ let domainModules: [(name: String, uses: [String])] = [
     ("Rewards", []),
     ("Notifications", []),
     ("Caseload", ["Profile", "Notifications"]),
+    ("Prompts", ["Journals", "Caseload", "Notifications"]),
 ]
 
 let package = Package(

@@ -8,6 +8,7 @@
 @_exported import StorykeepJournals
 @_exported import StorykeepNotifications
 @_exported import StorykeepProfile
+@_exported import StorykeepPrompts
 @_exported import StorykeepRewards
 @_exported import StorykeepTags
 @_exported import StorykeepTenancy

@@ -15,6 +15,7 @@ public enum StorykeepModules {
         RewardsModule(),
         NotificationsModule(),
         CaseloadModule(),
+        PromptsModule(),
     ]
 
     /// Module names a tenant file's `modules` may already list whose modules have not landed yet:

@@ -66,10 +66,13 @@ extension TextLimit {
     public static let passwordResetReason = TextLimit(1...500, constraint: "password_reset_requests_reason_length")
     /// What a member of staff notes when refusing a password reset.
     public static let passwordResetNote = TextLimit(1...500, constraint: "password_reset_events_note_length")
+    /// A prompt an adult sends a young person (Migrations/0013_prompts.sql).
+    public static let adultPrompt = TextLimit(1...500, constraint: "adult_prompts_text_length")
 
     /// Every limit, for the test that holds them to the database's constraints.
     public static let all: [TextLimit] = [
         tenantSlug, personDisplayName, externalRef, email, loginName, entryText, mood, background, suggestion, tagName,
         profileDisplayName, avatar, passwordResetReason, passwordResetNote, notificationTitle,
+        adultPrompt,
     ]
 }
