@@ -15,6 +15,7 @@ let domainModules: [(name: String, uses: [String])] = [
     ("Notifications", []),
     ("Caseload", ["Profile", "Notifications"]),
     ("Prompts", ["Journals", "Caseload", "Notifications"]),
+    ("Safety", ["Caseload", "Notifications"]),
 ]
 
 let package = Package(

@@ -10,5 +10,6 @@
 @_exported import StorykeepProfile
 @_exported import StorykeepPrompts
 @_exported import StorykeepRewards
+@_exported import StorykeepSafety
 @_exported import StorykeepTags
 @_exported import StorykeepTenancy

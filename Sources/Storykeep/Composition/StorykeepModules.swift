@@ -16,6 +16,7 @@ public enum StorykeepModules {
         NotificationsModule(),
         CaseloadModule(),
         PromptsModule(),
+        SafetyModule(),
     ]
 
     /// Module names a tenant file's `modules` may already list whose modules have not landed yet:

@@ -68,11 +68,16 @@ extension TextLimit {
     public static let passwordResetNote = TextLimit(1...500, constraint: "password_reset_events_note_length")
     /// A prompt an adult sends a young person (Migrations/0013_prompts.sql).
     public static let adultPrompt = TextLimit(1...500, constraint: "adult_prompts_text_length")
+    /// What a young person writes when raising a safety alert (Migrations/0014_safety.sql): a
+    /// longer message is cut, never refused.
+    public static let safetyAlertMessage = TextLimit(1...1000, constraint: "safety_alerts_message_length")
+    /// What a member of staff notes when acknowledging or resolving a safety alert.
+    public static let safetyAlertNote = TextLimit(1...2000, constraint: "safety_alert_notes_note_length")
 
     /// Every limit, for the test that holds them to the database's constraints.
     public static let all: [TextLimit] = [
         tenantSlug, personDisplayName, externalRef, email, loginName, entryText, mood, background, suggestion, tagName,
         profileDisplayName, avatar, passwordResetReason, passwordResetNote, notificationTitle,
-        adultPrompt,
+        adultPrompt, safetyAlertMessage, safetyAlertNote,
     ]
 }
