@@ -44,7 +44,8 @@ create table adult_prompts (
     foreign key (tenant_id, young_person_id) references people (tenant_id, id),
     foreign key (tenant_id, adult_id) references people (tenant_id, id),
     -- The answer is an entry of the young person's own (entries' (tenant_id, id, author_id) key).
-    foreign key (tenant_id, answered_entry_id, young_person_id) references entries (tenant_id, id, author_id)
+    constraint adult_prompts_answer_is_own_entry
+        foreign key (tenant_id, answered_entry_id, young_person_id) references entries (tenant_id, id, author_id)
         on delete set null (answered_entry_id),
     constraint adult_prompts_closed_once check (answered_at is null or dismissed_at is null),
     constraint adult_prompts_answer check (answered_entry_id is null or answered_at is not null)

@@ -99,9 +99,9 @@ enum SafetyStatements {
     /// one's id and its young person's name in the agency's records.
     static let escalate = """
         with escalated as (
-            update safety_alerts a set escalated_at = $1
+            update safety_alerts a set escalated_at = $1::timestamptz
             where a.tenant_id = current_tenant_id() and a.status = 'OPEN' and a.escalated_at is null
-              and (a.raised_at <= $1 - make_interval(mins => $2)
+              and (a.raised_at <= $1::timestamptz - make_interval(mins => $2::int)
                    or not exists (
                        select from assignments s
                        join people w on w.tenant_id = s.tenant_id and w.id = s.adult_id
