@@ -203,6 +203,8 @@ struct SafetyPolicyTests {
         #expect(full.safety.escalateAfterMinutes == 5)
         #expect(full.safety.helplines.map(\.name) == ["Childline", "Shout"])
         #expect(full.safety.helplines.last?.phone == nil)
+        let demo = try TenantFiles.load(file: repositoryRoot.appendingPathComponent("tenants/demo.yaml").path)
+        #expect(demo.safety.helplines.map(\.name).contains("Childline"))
         let refused: [(String, String)] = [
             ("safety: { escalateAfterMinutes: 0 }", "safety.escalateAfterMinutes"),
             ("safety: { escalateAfterMinutes: 1441 }", "safety.escalateAfterMinutes"),
