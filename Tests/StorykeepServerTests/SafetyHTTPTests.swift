@@ -143,9 +143,14 @@ struct SafetyHTTPTests {
             let sam = try await h.person(.youngPerson, "sam"), alex = try await h.person(.youngPerson, "alex")
             let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
             let carl = try await h.person(.carer, "carl", displayName: "Carl Carter")
-            _ = try await h.data("mutation($p: ID!) { disablePerson(personId: $p) { disabled } }", "disablePerson", ["p": gone.idValue], as: admin)
+            let ivy = try await h.person(.socialWorker, "ivy", displayName: "Ivy Irwin")
             try await h.assign(sam, wendy, .socialWorker, admin: admin)
             try await h.assign(alex, carl, .carer, admin: admin)
+            try await h.assign(alex, ivy, .socialWorker, admin: admin)
+            // Switched off: an admin, and Alex's only social worker (whose assignment still runs).
+            for person in [gone, ivy] {
+                _ = try await h.data("mutation($p: ID!) { disablePerson(personId: $p) { disabled } }", "disablePerson", ["p": person.idValue], as: admin)
+            }
             let tenant = try await Self.tenant(h)
             let start = Date()
             let sams = try await h.raiseAlert(as: sam)
@@ -187,10 +192,13 @@ struct SafetyHTTPTests {
                     "Safety alert from Sam: nobody has acknowledged it yet", "Safety alert from Alex: nobody has acknowledged it yet",
                 ])
             }
-            let gonesCount = try await h.app.transaction(settings: AccountContext.person(tenantID: h.tenant.id, personID: gone.id, role: .agencyAdmin).settings) { tx in
-                try await tx.query("select count(*) from notifications")[0].decode(Int.self, at: 0)
+            // Nor were the people switched off (Ivy not even of Alex's alert).
+            for (person, role) in [(gone, PersonRole.agencyAdmin), (ivy, .socialWorker)] {
+                let count = try await h.app.transaction(settings: AccountContext.person(tenantID: h.tenant.id, personID: person.id, role: role).settings) { tx in
+                    try await tx.query("select count(*) from notifications where kind like 'safety%'")[0].decode(Int.self, at: 0)
+                }
+                #expect(count == 0, "\(person.loginName)")
             }
-            #expect(gonesCount == 0)
 
             // The admins now act on them; the social worker still sees Sam's, with who acted.
             let escalatedAt = try await h.data(SafetyHTTP.alerts, "safetyAlerts", as: admin).listValue?.first?["escalatedAt"]
