@@ -15,6 +15,8 @@ let domainModules: [(name: String, uses: [String])] = [
     ("Notifications", []),
     ("Caseload", ["Profile", "Notifications"]),
     ("Sharing", ["Journals", "Caseload", "Notifications"]),
+    ("Prompts", ["Journals", "Caseload", "Notifications"]),
+    ("Safety", ["Caseload", "Notifications"]),
 ]
 
 let package = Package(

@@ -43,6 +43,40 @@ create policy activation_codes_update on activation_codes as restrictive for upd
 create policy activation_codes_visible on activation_codes as restrictive for select to public
     using ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text OR (( SELECT current_person_role() AS current_person_role)) = 'ACTIVATION'::text AND code_hash = (( SELECT current_secret_hash() AS current_secret_hash)));
 
+-- adult_prompt_inboxes: row-level security enabled, forced; 2 policies
+alter table adult_prompt_inboxes enable row level security;
+alter table adult_prompt_inboxes force row level security;
+
+create policy adult_prompt_inboxes_party on adult_prompt_inboxes as restrictive for all to public
+    using (young_person_id = (( SELECT current_person_id() AS current_person_id)) OR (young_person_id IN ( SELECT p.p
+   FROM current_assigned_people() p(p))))
+    with check (young_person_id = (( SELECT current_person_id() AS current_person_id)) OR (young_person_id IN ( SELECT p.p
+   FROM current_assigned_people() p(p))));
+
+create policy adult_prompt_inboxes_tenant on adult_prompt_inboxes as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- adult_prompts: row-level security enabled, forced; 4 policies
+alter table adult_prompts enable row level security;
+alter table adult_prompts force row level security;
+
+create policy adult_prompts_insert on adult_prompts as restrictive for insert to public
+    with check (adult_id = (( SELECT current_person_id() AS current_person_id)) AND ((( SELECT current_person_role() AS current_person_role)) = ANY (ARRAY['SOCIAL_WORKER'::text, 'CARER'::text])) AND (young_person_id IN ( SELECT p.p
+   FROM current_assigned_people() p(p))));
+
+create policy adult_prompts_read on adult_prompts as restrictive for select to public
+    using (young_person_id = (( SELECT current_person_id() AS current_person_id)) OR adult_id = (( SELECT current_person_id() AS current_person_id)) AND (young_person_id IN ( SELECT p.p
+   FROM current_assigned_people() p(p))));
+
+create policy adult_prompts_tenant on adult_prompts as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy adult_prompts_update on adult_prompts as restrictive for update to public
+    using (young_person_id = (( SELECT current_person_id() AS current_person_id)))
+    with check (young_person_id = (( SELECT current_person_id() AS current_person_id)));
+
 -- assignments: row-level security enabled, forced; 4 policies
 alter table assignments enable row level security;
 alter table assignments force row level security;
@@ -358,6 +392,48 @@ create policy reward_shared_entries_own on reward_shared_entries as restrictive 
 create policy reward_shared_entries_tenant on reward_shared_entries as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
     with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- safety_alert_notes: row-level security enabled, forced; 3 policies
+alter table safety_alert_notes enable row level security;
+alter table safety_alert_notes force row level security;
+
+create policy safety_alert_notes_insert on safety_alert_notes as restrictive for insert to public
+    with check (author_id = (( SELECT current_person_id() AS current_person_id)) AND ((( SELECT current_person_role() AS current_person_role)) = ANY (ARRAY['SOCIAL_WORKER'::text, 'AGENCY_ADMIN'::text])) AND (EXISTS ( SELECT
+   FROM safety_alerts a
+  WHERE a.tenant_id = safety_alert_notes.tenant_id AND a.id = safety_alert_notes.alert_id)) AND author_name = (( SELECT COALESCE(pr.display_name, p.display_name) AS "coalesce"
+   FROM people p
+     LEFT JOIN profiles pr ON pr.tenant_id = p.tenant_id AND pr.person_id = p.id
+  WHERE p.tenant_id = safety_alert_notes.tenant_id AND p.id = safety_alert_notes.author_id)));
+
+create policy safety_alert_notes_read on safety_alert_notes as restrictive for select to public
+    using (((( SELECT current_person_role() AS current_person_role)) = ANY (ARRAY['SOCIAL_WORKER'::text, 'AGENCY_ADMIN'::text])) AND (EXISTS ( SELECT
+   FROM safety_alerts a
+  WHERE a.tenant_id = safety_alert_notes.tenant_id AND a.id = safety_alert_notes.alert_id)));
+
+create policy safety_alert_notes_tenant on safety_alert_notes as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- safety_alerts: row-level security enabled, forced; 4 policies
+alter table safety_alerts enable row level security;
+alter table safety_alerts force row level security;
+
+create policy safety_alerts_insert on safety_alerts as restrictive for insert to public
+    with check (young_person_id = (( SELECT current_person_id() AS current_person_id)) AND (( SELECT current_person_role() AS current_person_role)) = 'YOUNG_PERSON'::text);
+
+create policy safety_alerts_read on safety_alerts as restrictive for select to public
+    using (young_person_id = (( SELECT current_person_id() AS current_person_id)) OR (young_person_id IN ( SELECT p.p
+   FROM current_social_work_young_people() p(p))) OR (( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text AND (escalated_at IS NOT NULL OR (( SELECT current_person_id() AS current_person_id)) IS NULL));
+
+create policy safety_alerts_tenant on safety_alerts as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy safety_alerts_update on safety_alerts as restrictive for update to public
+    using ((young_person_id IN ( SELECT p.p
+   FROM current_social_work_young_people() p(p))) OR (( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text AND (escalated_at IS NOT NULL OR (( SELECT current_person_id() AS current_person_id)) IS NULL))
+    with check ((young_person_id IN ( SELECT p.p
+   FROM current_social_work_young_people() p(p))) OR (( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text AND (escalated_at IS NOT NULL OR (( SELECT current_person_id() AS current_person_id)) IS NULL));
 
 -- schema_migrations: row-level security disabled, not forced; no policies
 alter table schema_migrations disable row level security;

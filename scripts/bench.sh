@@ -68,10 +68,28 @@ bench_uploads() {
         --label "$configuration build, $(nproc) cores"
 }
 
+# The safety alert (issue 11): raiseSafetyAlert's latency for a young person with five social
+# workers, each told in the same transaction (scripts/bench-safety.py), with the load average.
+bench_safety_alert() {
+    local password="bench safety password" workers=() worker
+    printf '%s\n' "$password" | $bin user create --tenant demo --role AGENCY_ADMIN --email bench-safety-admin@demo.example \
+        --password-stdin --if-absent >/dev/null
+    printf '%s\n' "$password" | $bin user create --tenant demo --role YOUNG_PERSON --username bench-safety-yp \
+        --password-stdin --if-absent >/dev/null
+    for worker in 1 2 3 4 5; do
+        printf '%s\n' "$password" | $bin user create --tenant demo --role SOCIAL_WORKER \
+            --email "bench-safety-sw$worker@demo.example" --password-stdin --if-absent >/dev/null
+        workers+=("bench-safety-sw$worker@demo.example")
+    done
+    python3 scripts/bench-safety.py --base "$base" --tenant demo --admin bench-safety-admin@demo.example \
+        --young bench-safety-yp --workers "$(IFS=,; echo "${workers[*]}")" --password "$password"
+}
+
 bench_http_latency "GET /health/live" "$base/health/live"
 bench_http_latency "GET /health/ready (database answers, migrations current)" "$base/health/ready"
 bench_login_storm
 bench_uploads
+bench_safety_alert
 scripts/bench-graphql.sh
 
 # What the rewards module adds to createEntry (issue 12): a cluster and a server of their own, two

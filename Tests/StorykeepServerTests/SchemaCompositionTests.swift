@@ -20,14 +20,17 @@ private struct NotesModule: StorykeepModule {
     }
 }
 
-/// A module whose field below the root takes an argument: `{ note { text(prefix: "…") } }`.
+/// A module whose field below the root takes an argument: `{ note { text(prefix: "…") } }`;
+/// `admitting` lets NULs through in the arguments it names (`(argument, field)`).
 private struct NoteModule: StorykeepModule {
     var name: String { "notes" }
     var switchedBy: TenantModule? { .tags }
+    var admitting: [(argument: String, field: String)] = []
 
     func register(_ module: inout ModuleRegistry) {
         module.query("note", access: .anyone) { _, _ in GraphQLValue.object([:]) }
         module.field("Note.text", .sync { _, arguments, _, _ in (arguments["prefix"]?.stringValue ?? "") + "note" })
+        for (argument, field) in admitting { module.admitNUL(inArgument: argument, of: field) }
     }
 }
 
@@ -86,11 +89,11 @@ struct SchemaCompositionTests {
     }
 
     /// Arguments below the root are checked as the root's are (``InputText``): a NUL is refused
-    /// before the resolver runs, naming the argument.
-    @Test func argumentsBelowTheRootAreCheckedToo() async throws {
+    /// before the resolver runs, naming the argument; unless the module admits NULs there.
+    @Test(arguments: [false, true]) func argumentsBelowTheRootAreCheckedToo(admitted: Bool) async throws {
         let schemas = TenantSchemas(
             directory: try directory(notes: "extend type Query { note: Note } type Note { text(prefix: String): String }"),
-            modules: [AccountsModule(), NoteModule()])
+            modules: [AccountsModule(), NoteModule(admitting: admitted ? [("prefix", "Note.text")] : [])])
         let argon2 = BoundedWorkerPool(threadCount: 1, name: "composition-argon2")
         let graphQL = TenantGraphQL(
             schemas: schemas,
@@ -110,9 +113,27 @@ struct SchemaCompositionTests {
             return try GraphQLValue(json: response.jsonBytes())
         }
         #expect(try await run("a ")["data"]?["note"]?["text"] == .string("a note"))
-        let refused = try await run("a\u{0}b")
-        #expect(refused.errorCode == "BAD_USER_INPUT", "\(refused.json)")
-        #expect(refused.errorExtensions?["field"] == .string("prefix"), "\(refused.json)")
-        #expect(refused["data"]?["note"]?["text"] == .null)
+        let composed = try schemas.schema(for: tenant.file)
+        #expect(composed.argumentsAdmittingNUL == (admitted ? ["Note.text(prefix:)"] : []))
+        let withNUL = try await run("a\u{0}b")
+        if admitted {
+            #expect(withNUL["data"]?["note"]?["text"] == .string("a\u{0}bnote"), "\(withNUL.json)")
+        } else {
+            #expect(withNUL.errorCode == "BAD_USER_INPUT", "\(withNUL.json)")
+            #expect(withNUL.errorExtensions?["field"] == .string("prefix"), "\(withNUL.json)")
+            #expect(withNUL["data"]?["note"]?["text"] == .null)
+        }
+    }
+
+    /// Admitting NULs in an argument the schema lacks, or one that is no String, fails the
+    /// composition: a misspelt name would admit nothing, silently.
+    @Test func admittingNULsNamesAStringArgument() throws {
+        let sdl = "extend type Query { note: Note } type Note { text(prefix: String, times: Int): String }"
+        for (argument, field) in [("prefx", "Note.text"), ("times", "Note.text"), ("prefix", "Note.texts"), ("prefix", "Nope.text")] {
+            let schemas = TenantSchemas(directory: try directory(notes: sdl), modules: [AccountsModule(), NoteModule(admitting: [(argument, field)])])
+            #expect(throws: SchemaCompositionError.self, "\(field)(\(argument):)") { try schemas.checkAllModules() }
+        }
+        let fine = TenantSchemas(directory: try directory(notes: sdl), modules: [AccountsModule(), NoteModule(admitting: [("prefix", "Note.text")])])
+        try fine.checkAllModules()
     }
 }

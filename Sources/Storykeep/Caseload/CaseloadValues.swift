@@ -39,8 +39,7 @@ public struct CaseloadPerson: Sendable, Hashable {
     /// Their profile's built-in avatar or emoji, where the reader may see their profile.
     public var avatar: String?
 
-    /// Someone as read by another module's statement the same way (the sharing module's people
-    /// an entry is shared with).
+    /// Someone as another module read them, with the same rules for the name and avatar.
     public init(id: UUID, role: PersonRole, displayName: String, avatar: String?) {
         self.id = id
         self.role = role

@@ -8,7 +8,9 @@
 @_exported import StorykeepJournals
 @_exported import StorykeepNotifications
 @_exported import StorykeepProfile
+@_exported import StorykeepPrompts
 @_exported import StorykeepRewards
 @_exported import StorykeepSharing
+@_exported import StorykeepSafety
 @_exported import StorykeepTags
 @_exported import StorykeepTenancy

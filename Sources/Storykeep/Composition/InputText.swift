@@ -9,11 +9,15 @@ import GraphQL
 /// (variables or literals; a JSON body, a GET query string or a multipart `operations` part),
 /// and answers BAD_USER_INPUT naming the argument. The GraphQL engine's own `String` and `ID`
 /// coercion stays the specification's; `Postgres` refuses a NUL too, as a last defence.
+///
+/// A module may admit NULs in an argument that must never be refused (a safety alert's message,
+/// ``ModuleRegistry/admitNUL(inArgument:of:)``); its resolver takes them out.
 enum InputText {
     /// Throws BAD_USER_INPUT naming the first string in `arguments` that holds U+0000, by its
-    /// path: `input.text`, `input.moodIcons.2.label`.
-    static func check(_ arguments: GraphQLObject) throws(GraphQLError) {
-        for (name, value) in arguments.entries {
+    /// path: `input.text`, `input.moodIcons.2.label`. The arguments named in `admitted` are let
+    /// through as they are.
+    static func check(_ arguments: GraphQLObject, admittingNUL admitted: Set<String> = []) throws(GraphQLError) {
+        for (name, value) in arguments.entries where !admitted.contains(name) {
             if let path = pathToNUL(in: value, at: name) {
                 throw GraphQLError.badUserInput(
                     field: path, "\(path): text cannot contain the NUL character (U+0000).")

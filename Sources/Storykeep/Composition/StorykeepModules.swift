@@ -16,6 +16,8 @@ public enum StorykeepModules {
         NotificationsModule(),
         CaseloadModule(),
         SharingModule(),
+        PromptsModule(),
+        SafetyModule(),
     ]
 
     /// Module names a tenant file's `modules` may already list whose modules have not landed yet:

@@ -10,7 +10,8 @@ import StorykeepAccounts
 ///
 /// - A document that does not parse or validate is answered without touching the database.
 /// - Without a token, the request runs as nobody, without a transaction: anonymous requests can
-///   reach only `login`, `activateAccount`, `me` and introspection, and cost no connection.
+///   reach only `login`, `activateAccount`, `me`, the agency's helplines (`safety`) and
+///   introspection, and cost no connection.
 /// - With a token, the request runs in one transaction: AUTHENTICATION finds the session by the
 ///   token's SHA-256 (tenant-bound, live, person not disabled) and slides its expiry; then the
 ///   transaction switches to the person (``AccountContext/person(tenantID:personID:role:)``) and

@@ -14,6 +14,10 @@ public struct ComposedSchema: Sendable {
     public let ownTransactionFields: Set<String>
     /// The event handlers of its modules.
     public let events: EventBus
+    /// The arguments that may hold U+0000, as schema coordinates (`Mutation.raiseSafetyAlert(message:)`):
+    /// those a module admitted (``ModuleRegistry/admitNUL(inArgument:of:)``); every other string
+    /// argument refuses it.
+    public let argumentsAdmittingNUL: Set<String>
 
     public var schema: GraphQLSchema { service.schema }
 }
@@ -33,7 +37,8 @@ public struct SchemaCompositionError: Error, CustomStringConvertible {
 /// module registered (``FieldAccess``), every resolver a module registered with the mapping of its
 /// errors (``ResolverContext/apiError(_:at:)``), and every field that takes arguments with the
 /// check of its input's text (``InputText``), which comes first: input no field could accept is
-/// refused whoever sends it. Events published in a tenant's requests
+/// refused whoever sends it (but in the arguments a module admitted NULs in, whose resolver takes
+/// them out). Events published in a tenant's requests
 /// reach the handlers of that tenant's modules only.
 public final class TenantSchemas: Sendable {
     /// The most tokens a request's document may have: a bound on the work an anonymous
@@ -106,7 +111,8 @@ public final class TenantSchemas: Sendable {
             modules: names,
             service: GraphQLService(
                 schema: schema, cacheCapacity: documentCacheSize, parseOptions: ParseOptions(maxTokens: Self.maxTokens)),
-            ownTransactionFields: own, events: EventBus(registry.events))
+            ownTransactionFields: own, events: EventBus(registry.events),
+            argumentsAdmittingNUL: Set(registry.admittingNUL.flatMap { field, arguments in arguments.map { "\(field)(\($0):)" } }))
     }
 
     /// The SDL file `Schema/<name>.graphql`.
@@ -119,6 +125,7 @@ public final class TenantSchemas: Sendable {
     }
 
     private func attach(_ registry: ModuleRegistry, to schema: GraphQLSchema) throws {
+        try Self.checkAdmittedNUL(registry, in: schema)
         var unused = Set(registry.roots.keys).union(registry.fields.keys)
         for root in [schema.queryType, schema.mutationType].compactMap({ $0 }) {
             for field in root.fields {
@@ -127,44 +134,60 @@ public final class TenantSchemas: Sendable {
                     throw SchemaCompositionError(description: "no resolver for \(coordinate)")
                 }
                 unused.remove(coordinate)
-                field.resolve = Self.guarded(registered, coordinate)
+                field.resolve = Self.guarded(registered, coordinate, admittingNUL: registry.admittingNUL[coordinate] ?? [])
             }
         }
         for (coordinate, resolver) in registry.fields {
             let parts = coordinate.split(separator: ".", maxSplits: 1).map(String.init)
             guard parts.count == 2, let field = schema.type(named: parts[0])?.fields?[parts[1]] else { continue }
             unused.remove(coordinate)
-            field.resolve = Self.mappingErrors(field.arguments.isEmpty ? resolver : Self.checkingInput(resolver), coordinate)
+            let admitted = registry.admittingNUL[coordinate] ?? []
+            field.resolve = Self.mappingErrors(
+                field.arguments.isEmpty ? resolver : Self.checkingInput(resolver, admittingNUL: admitted), coordinate)
         }
         guard unused.isEmpty else {
             throw SchemaCompositionError(description: "resolvers for fields the schema lacks: \(unused.sorted().joined(separator: ", "))")
         }
     }
 
+    /// Refuses an admission of NULs (``ModuleRegistry/admitNUL(inArgument:of:)``) that names no
+    /// `String` argument of the schema: a misspelt name would otherwise admit nothing, silently.
+    private static func checkAdmittedNUL(_ registry: ModuleRegistry, in schema: GraphQLSchema) throws {
+        for (coordinate, arguments) in registry.admittingNUL {
+            let parts = coordinate.split(separator: ".", maxSplits: 1).map(String.init)
+            let field = parts.count == 2 ? schema.type(named: parts[0])?.fields?[parts[1]] : nil
+            for name in arguments {
+                guard field?.arguments[name]?.type.nullableType.name == "String" else {
+                    throw SchemaCompositionError(description: "NULs admitted in \(coordinate)(\(name):), which is no String argument")
+                }
+            }
+        }
+    }
+
     /// A resolver below the root behind the check of its arguments' text.
-    private static func checkingInput(_ resolver: FieldResolver) -> FieldResolver {
+    private static func checkingInput(_ resolver: FieldResolver, admittingNUL admitted: Set<String>) -> FieldResolver {
         switch resolver {
         case .sync(let resolve):
             .sync { source, arguments, context, info in
-                try InputText.check(arguments)
+                try InputText.check(arguments, admittingNUL: admitted)
                 return try resolve(source, arguments, context, info)
             }
         case .async(let resolve):
             .async { source, arguments, context, info in
-                try InputText.check(arguments)
+                try InputText.check(arguments, admittingNUL: admitted)
                 return try await resolve(source, arguments, context, info)
             }
         }
     }
 
     /// The root resolver behind the check of its arguments' text and its access check.
-    private static func guarded(_ root: ModuleRegistry.Root, _ coordinate: String) -> FieldResolver {
+    private static func guarded(_ root: ModuleRegistry.Root, _ coordinate: String, admittingNUL admitted: Set<String>) -> FieldResolver {
         let (access, resolve) = (root.access, root.resolve)
         return .async { _, arguments, context, _ in
             guard let context = context as? ResolverContext else {
                 throw GraphQLError(message: "Internal error: no request context.")
             }
-            try InputText.check(arguments)
+            try InputText.check(arguments, admittingNUL: admitted)
             switch access {
             case .anyone:
                 break

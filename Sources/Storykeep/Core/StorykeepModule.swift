@@ -76,6 +76,8 @@ public struct ModuleRegistry: Sendable {
     package var roots: [String: Root] = [:]
     package var fields: [String: FieldResolver] = [:]
     package var events = EventHandlers()
+    /// The arguments, by field coordinate, that may hold U+0000 (``admitNUL(inArgument:of:)``).
+    package var admittingNUL: [String: Set<String>] = [:]
 
     public init() {}
 
@@ -111,6 +113,15 @@ public struct ModuleRegistry: Sendable {
         events.add(type, handler)
     }
 
+    /// Lets the string argument `argument` of the field `coordinate` (`Mutation.raiseSafetyAlert`)
+    /// hold U+0000, which the composition refuses in every other argument (BAD_USER_INPUT, see
+    /// `InputText`): for the rare input that must never be refused, a child's call for help. The
+    /// resolver takes the NULs out itself before the text reaches PostgreSQL, which cannot hold
+    /// them (its client refuses such text).
+    public mutating func admitNUL(inArgument argument: String, of coordinate: String) {
+        admittingNUL[coordinate, default: []].insert(argument)
+    }
+
     /// Adds `other`'s resolvers (a module's, named `module`); a coordinate two modules claim is a
     /// composition error.
     package mutating func merge(_ other: ModuleRegistry, from module: String) throws {
@@ -120,6 +131,7 @@ public struct ModuleRegistry: Sendable {
         roots.merge(other.roots) { $1 }
         fields.merge(other.fields) { $1 }
         events.append(other.events)
+        admittingNUL.merge(other.admittingNUL) { $0.union($1) }
     }
 }
 

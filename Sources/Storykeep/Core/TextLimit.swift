@@ -80,11 +80,19 @@ extension TextLimit {
     public static let shareMessage = TextLimit(1...500, constraint: "shares_message_length")
     /// An adult's short reply to an entry shared with them.
     public static let shareReply = TextLimit(1...500, constraint: "shares_reply_length")
+    /// A prompt an adult sends a young person (Migrations/0013_prompts.sql).
+    public static let adultPrompt = TextLimit(1...500, constraint: "adult_prompts_text_length")
+    /// What a young person writes when raising a safety alert (Migrations/0014_safety.sql): a
+    /// longer message is cut, never refused.
+    public static let safetyAlertMessage = TextLimit(1...1000, constraint: "safety_alerts_message_length")
+    /// What a member of staff notes when acknowledging or resolving a safety alert.
+    public static let safetyAlertNote = TextLimit(1...2000, constraint: "safety_alert_notes_note_length")
 
     /// Every limit, for the test that holds them to the database's constraints.
     public static let all: [TextLimit] = [
         tenantSlug, personDisplayName, externalRef, email, loginName, entryText, mood, background, suggestion, tagName,
         profileDisplayName, avatar, profileTheme, moodIconSet, passwordResetReason, passwordResetNote, notificationTitle,
         shareMessage, shareReply, achievementName, achievementDescription, achievementIcon,
+        adultPrompt, safetyAlertMessage, safetyAlertNote,
     ]
 }

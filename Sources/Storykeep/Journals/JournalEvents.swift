@@ -1,9 +1,11 @@
 public import Foundation
+public import GraphQL
 public import Postgres
 public import StorykeepCore
 
 // What the journal tells the other modules (see `DomainEvent`): ids and small values, never an
-// entry's text.
+// entry's text. (The coerced input of a write, text included, is there for the handlers of the
+// same request only: it is left out of what an event encodes.)
 
 /// A young person wrote a new entry (not a check-in: that is ``CheckedIn``).
 public struct EntryCreated: DomainEvent {
@@ -13,6 +15,11 @@ public struct EntryCreated: DomainEvent {
     /// The day the entry is about.
     public var day: PostgresDate
     public var kind: EntryKind
+    /// The `EntryInput` as the schema coerced it, with the fields other modules add to it
+    /// (`promptId`, from prompts): for handlers in the request, never sent on (not `Codable`).
+    public var input: GraphQLObject = [:]
+
+    private enum CodingKeys: String, CodingKey { case entryID, authorID, day, kind }
 }
 
 /// An entry was changed by its author.
@@ -20,6 +27,10 @@ public struct EntryUpdated: DomainEvent {
     public static let name = "entryUpdated"
     public var entryID: UUID
     public var authorID: UUID
+    /// The `EntryInput` as the schema coerced it (see ``EntryCreated/input``).
+    public var input: GraphQLObject = [:]
+
+    private enum CodingKeys: String, CodingKey { case entryID, authorID }
 }
 
 /// An entry was deleted: it is in the archive, restorable until purged.

@@ -98,7 +98,9 @@ public struct JournalsModule: StorykeepModule {
                     try await JournalStore(tx).createEntry(input)
                 }
                 try await context.publish(
-                    EntryCreated(entryID: entry.id, authorID: try context.requireViewer().personID, day: entry.day, kind: entry.kind),
+                    EntryCreated(
+                        entryID: entry.id, authorID: try context.requireViewer().personID, day: entry.day, kind: entry.kind,
+                        input: arguments["input"]?.objectValue ?? [:]),
                     in: tx)
                 return entry
             }
@@ -111,7 +113,10 @@ public struct JournalsModule: StorykeepModule {
                 let entry = try await JournalError.renamingFields({ "input.\($0)" }) {
                     try await JournalStore(tx).updateEntry(id: id, input)
                 }
-                try await context.publish(EntryUpdated(entryID: entry.id, authorID: try context.requireViewer().personID), in: tx)
+                try await context.publish(
+                    EntryUpdated(
+                        entryID: entry.id, authorID: try context.requireViewer().personID, input: arguments["input"]?.objectValue ?? [:]),
+                    in: tx)
                 return entry
             }
         }

@@ -16,6 +16,7 @@ public struct StorykeepConfig: Sendable {
     public var graphql: GraphQL
     public var tenants: Tenants
     public var archive: Archive
+    public var safety: Safety
     public var log: Log
 
     /// Reads every section from `reader`.
@@ -28,6 +29,7 @@ public struct StorykeepConfig: Sendable {
         graphql = try GraphQL(reader: reader.scoped(to: "graphql"))
         tenants = try Tenants(reader: reader.scoped(to: "tenants"))
         archive = try Archive(reader: reader.scoped(to: "archive"))
+        safety = try Safety(reader: reader.scoped(to: "safety"))
         log = try Log(reader: reader.scoped(to: "log"))
     }
 
@@ -182,6 +184,19 @@ public struct StorykeepConfig: Sendable {
         public init(reader: ConfigReader) throws {
             purgeInterval = .seconds(
                 try reader.requiredInt(forKey: "purgeIntervalSeconds").checked("archive.purgeIntervalSeconds", min: 60))
+        }
+    }
+
+    /// Safety alerts.
+    public struct Safety: Sendable {
+        /// `safety.escalationIntervalSeconds` (1–3600): how often the server looks for safety
+        /// alerts to escalate to the agency admins (those nobody acknowledged within their tenant's
+        /// `safety.escalateAfterMinutes`): the longest an alert waits past that time.
+        public var escalationInterval: Duration
+
+        public init(reader: ConfigReader) throws {
+            escalationInterval = .seconds(
+                try reader.requiredInt(forKey: "escalationIntervalSeconds").checked("safety.escalationIntervalSeconds", min: 1, max: 3600))
         }
     }
 

@@ -1,0 +1,89 @@
+public import StorykeepCore
+
+/// The safety alert's part of a tenant file: `safety`. Every tenant has safety alerts.
+public struct SafetySettings: TenantSettings {
+    public static let keys = CodingKeys.allCases.map(\.rawValue)
+
+    /// `safety`: who to call, and when an alert goes to the admins.
+    public var safety: SafetyPolicy
+
+    public enum CodingKeys: String, CodingKey, CaseIterable { case safety }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        safety = try c.decode(SafetyPolicy.self, forKey: .safety, default: SafetyPolicy())
+    }
+}
+
+extension TenantFile {
+    /// `safety` (``SafetySettings``).
+    public var safety: SafetyPolicy {
+        get { self[SafetySettings.self].safety }
+        set { self[SafetySettings.self].safety = newValue }
+    }
+}
+
+/// `safety:` in a tenant file.
+public struct SafetyPolicy: Codable, Sendable, Equatable {
+    /// `helplines` (default none): shown to anyone who asks (`safety { helplines }`), in order.
+    public var helplines: [Helpline]
+    /// `escalateAfterMinutes` (default 15, 1–1440): an alert nobody acknowledged for this long
+    /// goes to the agency admins.
+    public var escalateAfterMinutes: Int
+
+    public init(helplines: [Helpline] = [], escalateAfterMinutes: Int = 15) {
+        self.helplines = helplines
+        self.escalateAfterMinutes = escalateAfterMinutes
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case helplines, escalateAfterMinutes }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+        helplines = try c.decode([Helpline].self, forKey: .helplines, default: [])
+        escalateAfterMinutes = try c.decode(Int.self, forKey: .escalateAfterMinutes, default: 15)
+        try c.require((1...1440).contains(escalateAfterMinutes), at: .escalateAfterMinutes, "a number of minutes from 1 to 1440")
+    }
+}
+
+/// One entry of `safety.helplines`: a name, and a phone number or a web address or both.
+public struct Helpline: Codable, Sendable, Equatable {
+    /// `name` (required): 1 to 100 characters (Unicode code points).
+    public var name: String
+    /// `phone`: digits, spaces and `+ ( ) -`, 3 to 30 characters.
+    public var phone: String?
+    /// `hours`: when it answers, in words, 1 to 100 characters.
+    public var hours: String?
+    /// `url`: an `https://` or `http://` address of at most 500 characters.
+    public var url: String?
+
+    public init(name: String, phone: String? = nil, hours: String? = nil, url: String? = nil) {
+        self.name = name
+        self.phone = phone
+        self.hours = hours
+        self.url = url
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, phone, hours, url }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        try c.require(!name.isBlank && TextLimit.length(of: name) <= 100, at: .name, "a name of 1 to 100 characters")
+        phone = try c.decodeIfPresent(String.self, forKey: .phone)
+        try c.require(phone.map(Self.isPhone) ?? true, at: .phone, "a phone number of 3 to 30 digits, spaces and + ( ) -")
+        hours = try c.decodeIfPresent(String.self, forKey: .hours)
+        try c.require(hours.map { !$0.isBlank && TextLimit.length(of: $0) <= 100 } ?? true, at: .hours, "1 to 100 characters")
+        url = try c.decodeIfPresent(String.self, forKey: .url)
+        try c.require(url.map(Self.isWebAddress) ?? true, at: .url, "an https:// or http:// address of at most 500 characters")
+        try c.require(phone != nil || url != nil, at: .phone, "a phone number or a url (or both)")
+    }
+
+    static func isPhone(_ text: String) -> Bool {
+        (3...30).contains(TextLimit.length(of: text)) && text.wholeMatch(of: /[0-9 +()\-]+/) != nil && text.contains(where: \.isNumber)
+    }
+
+    static func isWebAddress(_ text: String) -> Bool {
+        TextLimit.length(of: text) <= 500 && text.wholeMatch(of: /https?:\/\/[^\s\/?#]+[^\s]*/) != nil
+    }
+}
