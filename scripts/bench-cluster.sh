@@ -1,6 +1,13 @@
-# What bench-journal.sh and bench-sharing.sh set up alike: a throw-away cluster that counts the
-# statements of each request, and the server on a free loopback port. Source it after
-# scripts/pg-cluster.sh, with $bin the storykeep binary.
+# What bench-journal.sh and bench-sharing.sh set up alike: the storykeep binary, a throw-away
+# cluster that counts the statements of each request, and the server on a free loopback port.
+# Source it from the repository's root: it sources scripts/pg-cluster.sh, and leaves in $bin the
+# binary of the configuration BENCH_CONFIGURATION (debug|release, default release; in
+# $configuration), built if missing.
+
+. scripts/pg-cluster.sh
+configuration=${BENCH_CONFIGURATION:-release}
+bin=.build/$configuration/storykeep
+[[ -x $bin ]] || swift build -c "$configuration" --product storykeep >&2
 
 # bench_cluster NAME [SETTING...]: a throw-away cluster (pgc_throwaway, in $root) with
 # pg_stat_statements preloaded (top-level statements and utility commands tracked, then each

@@ -16,17 +16,13 @@
 #   BENCH_JOURNAL_HEAVY (10000), BENCH_JOURNAL_REQUESTS (500 per figure)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-. scripts/pg-cluster.sh
-. scripts/bench-cluster.sh
+. scripts/bench-cluster.sh  # $configuration, $bin, bench_cluster, bench_serve
 
-configuration=${BENCH_CONFIGURATION:-release}
 entries=${BENCH_JOURNAL_ENTRIES:-1000000}
 heavy=${BENCH_JOURNAL_HEAVY:-10000}
 requests=${BENCH_JOURNAL_REQUESTS:-500}
 month=2026-10      # the seed's last month (--until 2026-10-31)
 search=football    # a word of the seed's sentences and tags, in several languages
-bin=.build/$configuration/storykeep
-[[ -x $bin ]] || swift build -c "$configuration" --product storykeep >&2
 
 bench_cluster bench-journal.sh
 $bin migrate >/dev/null 2>&1

@@ -22,18 +22,14 @@
 # BENCH_SHARING_REQUESTS (500).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-. scripts/pg-cluster.sh
-. scripts/bench-cluster.sh
+. scripts/bench-cluster.sh  # $configuration, $bin, bench_cluster, bench_serve
 
-configuration=${BENCH_CONFIGURATION:-release}
 entries=${BENCH_SHARING_ENTRIES:-300000}
 heavy=${BENCH_SHARING_HEAVY:-10000}
 shares=${BENCH_SHARING_SHARES:-1000}
 requests=${BENCH_SHARING_REQUESTS:-500}
 month=2026-10      # the seed's last month (--until 2026-10-31)
 search=football    # a word of the seed's sentences and tags
-bin=.build/$configuration/storykeep
-[[ -x $bin ]] || swift build -c "$configuration" --product storykeep >&2
 
 bench_cluster bench-sharing.sh 'pg_stat_statements.track_planning = on'
 
