@@ -1,0 +1,23 @@
+import Storykeep
+import Synchronization
+
+/// A module of a test's own that only handles other modules' events, in every tenant (no SDL, not
+/// switched by a tenant module), and keeps a line for each event in `heard`, in the order its
+/// handlers ran.
+protocol ListenerModule: StorykeepModule {
+    var heard: HeardEvents { get }
+}
+
+extension ListenerModule {
+    var switchedBy: TenantModule? { nil }
+    var sdl: [String] { [] }
+}
+
+/// The lines a `ListenerModule`'s handlers kept.
+final class HeardEvents: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+
+    var all: [String] { lines.withLock { $0 } }
+}
