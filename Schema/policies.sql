@@ -105,8 +105,8 @@ create policy entries_insert on entries as restrictive for insert to public
 
 create policy entries_read on entries as restrictive for select to public
     using (author_id = (( SELECT current_person_id() AS current_person_id)) OR archived_at IS NULL AND (EXISTS ( SELECT
-   FROM shares s
-  WHERE s.tenant_id = entries.tenant_id AND s.entry_id = entries.id AND s.sharee_id = (( SELECT current_person_id() AS current_person_id)) AND s.unshared_at IS NULL)));
+   FROM shares_naming_me() s(tenant_id, entry_id)
+  WHERE s.tenant_id = entries.tenant_id AND s.entry_id = entries.id)));
 
 create policy entries_tenant on entries as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
@@ -128,8 +128,8 @@ create policy entry_media_insert on entry_media as restrictive for insert to pub
 
 create policy entry_media_read on entry_media as restrictive for select to public
     using (author_id = (( SELECT current_person_id() AS current_person_id)) OR (EXISTS ( SELECT
-   FROM shares s
-  WHERE s.tenant_id = entry_media.tenant_id AND s.entry_id = entry_media.entry_id AND s.sharee_id = (( SELECT current_person_id() AS current_person_id)) AND s.unshared_at IS NULL)));
+   FROM shares_naming_me() s(tenant_id, entry_id)
+  WHERE s.tenant_id = entry_media.tenant_id AND s.entry_id = entry_media.entry_id)));
 
 create policy entry_media_tenant on entry_media as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
@@ -147,8 +147,8 @@ create policy entry_tags_insert on entry_tags as restrictive for insert to publi
 
 create policy entry_tags_read on entry_tags as restrictive for select to public
     using (author_id = (( SELECT current_person_id() AS current_person_id)) OR (EXISTS ( SELECT
-   FROM shares s
-  WHERE s.tenant_id = entry_tags.tenant_id AND s.entry_id = entry_tags.entry_id AND s.sharee_id = (( SELECT current_person_id() AS current_person_id)) AND s.unshared_at IS NULL)));
+   FROM shares_naming_me() s(tenant_id, entry_id)
+  WHERE s.tenant_id = entry_tags.tenant_id AND s.entry_id = entry_tags.entry_id)));
 
 create policy entry_tags_tenant on entry_tags as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
