@@ -121,17 +121,29 @@ create policy shares_parties on shares as restrictive
     using ((select current_person_id()) = any (array[author_id, sharee_id]))
     with check ((select current_person_id()) = any (array[author_id, sharee_id]));
 
+-- The current assignments in which the person acting is the adult, as far as assignments_read
+-- lets them see them: a sharee reads and updates a share made in one of them (shares_read,
+-- shares_update). A SQL function, stable, of one SELECT: PostgreSQL inlines its body where a
+-- policy calls it in a FROM, `assignment_id in (select a from current_assignments_as_adult() as
+-- a)`, the uncorrelated subquery written out (a hash of a few dozen ids, built once per statement).
+create function current_assignments_as_adult() returns setof uuid
+    language sql stable parallel safe
+as $$
+    select a.id from assignments a
+    where a.tenant_id = (select current_tenant_id()) and a.adult_id = (select current_person_id()) and a.until is null
+$$;
+
+comment on function current_assignments_as_adult() is
+    'The current assignments in which the person acting is the adult.';
+
 -- The author reads every share of theirs, standing or past; the sharee a standing one (WHEN A
 -- SHARE STANDS), made in an assignment of theirs that is current. (The second arm has no
 -- condition an index serves: no BitmapOr either.)
 create policy shares_read on shares as restrictive for select
     using (
         author_id = (select current_person_id())
-        or (unshared_at is null
-            and entry_archived_at is null
-            and assignment_id in (select a.id from assignments a
-                                  where a.tenant_id = (select current_tenant_id())
-                                    and a.adult_id = (select current_person_id()) and a.until is null))
+        or (unshared_at is null and entry_archived_at is null
+            and assignment_id in (select a from current_assignments_as_adult() as a))
     );
 
 -- The author shares, in their own name, in a current assignment of theirs, with its adult (the
@@ -152,11 +164,8 @@ create policy shares_insert on shares as restrictive for insert
 create policy shares_update on shares as restrictive for update
     using (
         author_id = (select current_person_id())
-        or (unshared_at is null
-            and entry_archived_at is null
-            and assignment_id in (select a.id from assignments a
-                                  where a.tenant_id = (select current_tenant_id())
-                                    and a.adult_id = (select current_person_id()) and a.until is null))
+        or (unshared_at is null and entry_archived_at is null
+            and assignment_id in (select a from current_assignments_as_adult() as a))
     );
 
 -- History: no DELETE for anyone (a share leaves only with its purged entry).

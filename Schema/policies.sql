@@ -337,18 +337,16 @@ create policy shares_parties on shares as restrictive for all to public
     with check ((( SELECT current_person_id() AS current_person_id)) = ANY (ARRAY[author_id, sharee_id]));
 
 create policy shares_read on shares as restrictive for select to public
-    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.id
-   FROM assignments a
-  WHERE a.tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)) AND a.adult_id = (( SELECT current_person_id() AS current_person_id)) AND a.until IS NULL)));
+    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.a
+   FROM current_assignments_as_adult() a(a))));
 
 create policy shares_tenant on shares as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
     with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
 
 create policy shares_update on shares as restrictive for update to public
-    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.id
-   FROM assignments a
-  WHERE a.tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)) AND a.adult_id = (( SELECT current_person_id() AS current_person_id)) AND a.until IS NULL)));
+    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.a
+   FROM current_assignments_as_adult() a(a))));
 
 -- tags: row-level security enabled, forced; 5 policies
 alter table tags enable row level security;
