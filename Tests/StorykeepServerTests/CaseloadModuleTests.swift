@@ -18,14 +18,13 @@ private struct CaseloadListener: ListenerModule {
     var name: String { "caseload-listener" }
 
     func register(_ module: inout ModuleRegistry) {
-        let heard = heard
-        module.on(AssignmentStarted.self) { event, context in
+        keep(AssignmentStarted.self, in: &module) { event, context in
             let current = try await Self.current(event.assignmentID, context)
-            heard.append("started \(event.relationship.rawValue) \(event.youngPersonID) \(event.adultID) current: \(current)")
+            return "started \(event.relationship.rawValue) \(event.youngPersonID) \(event.adultID) current: \(current)"
         }
-        module.on(AssignmentEnded.self) { event, context in
+        keep(AssignmentEnded.self, in: &module) { event, context in
             let current = try await Self.current(event.assignmentID, context)
-            heard.append("ended \(event.youngPersonID) \(event.adultID) current: \(current)")
+            return "ended \(event.youngPersonID) \(event.adultID) current: \(current)"
         }
     }
 

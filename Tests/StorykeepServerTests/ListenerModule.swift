@@ -11,6 +11,16 @@ protocol ListenerModule: StorykeepModule {
 extension ListenerModule {
     var switchedBy: TenantModule? { nil }
     var sdl: [String] { [] }
+
+    /// Keeps, for each `Event` published, the line `line` makes of it (in the handler's
+    /// transaction, the change's).
+    func keep<Event: DomainEvent>(
+        _ type: Event.Type, in module: inout ModuleRegistry,
+        _ line: @escaping @Sendable (Event, EventContext) async throws -> String
+    ) {
+        let heard = heard
+        module.on(type) { event, context in heard.append(try await line(event, context)) }
+    }
 }
 
 /// The lines a `ListenerModule`'s handlers kept.

@@ -19,22 +19,18 @@ private struct SharingListener: ListenerModule {
     var name: String { "sharing-listener" }
 
     func register(_ module: inout ModuleRegistry) {
-        let (heard, names) = (heard, names)
+        let names = names
         @Sendable func people(_ ids: [UUID]) -> String { ids.map { names[$0] ?? "?" }.sorted().joined(separator: ",") }
-        module.on(EntryShared.self) { event, context in
+        keep(EntryShared.self, in: &module) { event, context in
             let standing = try await Self.standing(event.entryID, context)
-            heard.append("shared by \(people([event.authorID])) with \(people(event.shareeIDs)), standing: \(people(standing))")
+            return "shared by \(people([event.authorID])) with \(people(event.shareeIDs)), standing: \(people(standing))"
         }
-        module.on(EntryUnshared.self) { event, context in
+        keep(EntryUnshared.self, in: &module) { event, context in
             let standing = try await Self.standing(event.entryID, context)
-            heard.append("unshared by \(people([event.authorID])) with \(people(event.shareeIDs)), standing: \(people(standing))")
+            return "unshared by \(people([event.authorID])) with \(people(event.shareeIDs)), standing: \(people(standing))"
         }
-        module.on(ShareSeen.self) { event, _ in
-            heard.append("seen by \(people([event.shareeID])) of \(people([event.authorID]))")
-        }
-        module.on(ShareReplied.self) { event, _ in
-            heard.append("replied by \(people([event.shareeID])) to \(people([event.authorID]))")
-        }
+        keep(ShareSeen.self, in: &module) { event, _ in "seen by \(people([event.shareeID])) of \(people([event.authorID]))" }
+        keep(ShareReplied.self, in: &module) { event, _ in "replied by \(people([event.shareeID])) to \(people([event.authorID]))" }
     }
 
     /// The sharees of the entry's standing shares, as the handler's transaction reads them.
