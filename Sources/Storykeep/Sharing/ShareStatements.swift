@@ -1,5 +1,6 @@
 /// The SQL of `ShareStore`: what authors share and what sharees read. Values only as the
-/// parameters listed above each statement; nothing is spliced into the text.
+/// parameters listed above each statement; no value is spliced into the text, only the constant
+/// fragments of this enum that several statements share.
 ///
 /// Every statement names the person it runs for (`author_id` or `sharee_id` =
 /// `current_person_id()`), so that the indexes of Migrations/0012_sharing.sql serve it, and the
