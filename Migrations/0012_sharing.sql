@@ -121,17 +121,29 @@ create policy shares_parties on shares as restrictive
     using ((select current_person_id()) = any (array[author_id, sharee_id]))
     with check ((select current_person_id()) = any (array[author_id, sharee_id]));
 
+-- The current assignments in which the person acting is the adult, as far as assignments_read
+-- lets them see them: a sharee reads and updates a share made in one of them (shares_read,
+-- shares_update). A SQL function, stable, of one SELECT: PostgreSQL inlines its body where a
+-- policy calls it in a FROM, `assignment_id in (select a from current_assignments_as_adult() as
+-- a)`, the uncorrelated subquery written out (a hash of a few dozen ids, built once per statement).
+create function current_assignments_as_adult() returns setof uuid
+    language sql stable parallel safe
+as $$
+    select a.id from assignments a
+    where a.tenant_id = (select current_tenant_id()) and a.adult_id = (select current_person_id()) and a.until is null
+$$;
+
+comment on function current_assignments_as_adult() is
+    'The current assignments in which the person acting is the adult.';
+
 -- The author reads every share of theirs, standing or past; the sharee a standing one (WHEN A
 -- SHARE STANDS), made in an assignment of theirs that is current. (The second arm has no
 -- condition an index serves: no BitmapOr either.)
 create policy shares_read on shares as restrictive for select
     using (
         author_id = (select current_person_id())
-        or (unshared_at is null
-            and entry_archived_at is null
-            and assignment_id in (select a.id from assignments a
-                                  where a.tenant_id = (select current_tenant_id())
-                                    and a.adult_id = (select current_person_id()) and a.until is null))
+        or (unshared_at is null and entry_archived_at is null
+            and assignment_id in (select a from current_assignments_as_adult() as a))
     );
 
 -- The author shares, in their own name, in a current assignment of theirs, with its adult (the
@@ -152,11 +164,8 @@ create policy shares_insert on shares as restrictive for insert
 create policy shares_update on shares as restrictive for update
     using (
         author_id = (select current_person_id())
-        or (unshared_at is null
-            and entry_archived_at is null
-            and assignment_id in (select a.id from assignments a
-                                  where a.tenant_id = (select current_tenant_id())
-                                    and a.adult_id = (select current_person_id()) and a.until is null))
+        or (unshared_at is null and entry_archived_at is null
+            and assignment_id in (select a from current_assignments_as_adult() as a))
     );
 
 -- History: no DELETE for anyone (a share leaves only with its purged entry).
@@ -232,36 +241,45 @@ create trigger shares_follow_archive after update of archived_at on entries
     execute function shares_follow_archive();
 
 -- THE JOURNAL, WIDENED FOR SHAREES (replacing 0004's author-only read policies and 0003's
--- tags_owner). Each second arm asks `shares` for a share of this entry naming me; shares_read
--- answers for (a), (b) and (c). `s.unshared_at is null` is repeated so that shares_standing
--- serves the probe.
+-- tags_owner). Each second arm asks `shares` for a share of this entry naming me, `exists
+-- (select from shares_naming_me() s where s.tenant_id = <the row's> and s.entry_id = <its entry>)`;
+-- shares_read answers for (a), (b) and (c).
+
+-- The standing shares naming the person acting, as far as shares_read lets them see them. A SQL
+-- function, stable, of one SELECT: PostgreSQL inlines its body where a policy calls it in a FROM,
+-- so that the EXISTS above is the subquery written out, correlated as before (`unshared_at is
+-- null` is here so that the partial index shares_standing serves its probe).
+create function shares_naming_me() returns table (tenant_id uuid, entry_id uuid)
+    language sql stable parallel safe
+as $$
+    select s.tenant_id, s.entry_id from shares s
+    where s.sharee_id = (select current_person_id()) and s.unshared_at is null
+$$;
+
+comment on function shares_naming_me() is
+    'The standing shares naming the person acting (their tenant and entry), as far as shares_read shows them.';
 
 drop policy entries_read on entries;
 create policy entries_read on entries as restrictive for select
     using (
         author_id = (select current_person_id())
         or (archived_at is null
-            and exists (select from shares s
-                        where s.tenant_id = entries.tenant_id and s.entry_id = entries.id
-                          and s.sharee_id = (select current_person_id()) and s.unshared_at is null))
+            and exists (select from shares_naming_me() s
+                        where s.tenant_id = entries.tenant_id and s.entry_id = entries.id))
     );
 
 drop policy entry_media_read on entry_media;
 create policy entry_media_read on entry_media as restrictive for select
     using (
         author_id = (select current_person_id())
-        or exists (select from shares s
-                   where s.tenant_id = entry_media.tenant_id and s.entry_id = entry_media.entry_id
-                     and s.sharee_id = (select current_person_id()) and s.unshared_at is null)
+        or exists (select from shares_naming_me() s where s.tenant_id = entry_media.tenant_id and s.entry_id = entry_media.entry_id)
     );
 
 drop policy entry_tags_read on entry_tags;
 create policy entry_tags_read on entry_tags as restrictive for select
     using (
         author_id = (select current_person_id())
-        or exists (select from shares s
-                   where s.tenant_id = entry_tags.tenant_id and s.entry_id = entry_tags.entry_id
-                     and s.sharee_id = (select current_person_id()) and s.unshared_at is null)
+        or exists (select from shares_naming_me() s where s.tenant_id = entry_tags.tenant_id and s.entry_id = entry_tags.entry_id)
     );
 
 -- A file: its owner's, and a sharee's while it is attached to an entry they may read (the

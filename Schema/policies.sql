@@ -139,8 +139,8 @@ create policy entries_insert on entries as restrictive for insert to public
 
 create policy entries_read on entries as restrictive for select to public
     using (author_id = (( SELECT current_person_id() AS current_person_id)) OR archived_at IS NULL AND (EXISTS ( SELECT
-   FROM shares s
-  WHERE s.tenant_id = entries.tenant_id AND s.entry_id = entries.id AND s.sharee_id = (( SELECT current_person_id() AS current_person_id)) AND s.unshared_at IS NULL)));
+   FROM shares_naming_me() s(tenant_id, entry_id)
+  WHERE s.tenant_id = entries.tenant_id AND s.entry_id = entries.id)));
 
 create policy entries_tenant on entries as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
@@ -162,8 +162,8 @@ create policy entry_media_insert on entry_media as restrictive for insert to pub
 
 create policy entry_media_read on entry_media as restrictive for select to public
     using (author_id = (( SELECT current_person_id() AS current_person_id)) OR (EXISTS ( SELECT
-   FROM shares s
-  WHERE s.tenant_id = entry_media.tenant_id AND s.entry_id = entry_media.entry_id AND s.sharee_id = (( SELECT current_person_id() AS current_person_id)) AND s.unshared_at IS NULL)));
+   FROM shares_naming_me() s(tenant_id, entry_id)
+  WHERE s.tenant_id = entry_media.tenant_id AND s.entry_id = entry_media.entry_id)));
 
 create policy entry_media_tenant on entry_media as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
@@ -181,8 +181,8 @@ create policy entry_tags_insert on entry_tags as restrictive for insert to publi
 
 create policy entry_tags_read on entry_tags as restrictive for select to public
     using (author_id = (( SELECT current_person_id() AS current_person_id)) OR (EXISTS ( SELECT
-   FROM shares s
-  WHERE s.tenant_id = entry_tags.tenant_id AND s.entry_id = entry_tags.entry_id AND s.sharee_id = (( SELECT current_person_id() AS current_person_id)) AND s.unshared_at IS NULL)));
+   FROM shares_naming_me() s(tenant_id, entry_id)
+  WHERE s.tenant_id = entry_tags.tenant_id AND s.entry_id = entry_tags.entry_id)));
 
 create policy entry_tags_tenant on entry_tags as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
@@ -473,18 +473,16 @@ create policy shares_parties on shares as restrictive for all to public
     with check ((( SELECT current_person_id() AS current_person_id)) = ANY (ARRAY[author_id, sharee_id]));
 
 create policy shares_read on shares as restrictive for select to public
-    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.id
-   FROM assignments a
-  WHERE a.tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)) AND a.adult_id = (( SELECT current_person_id() AS current_person_id)) AND a.until IS NULL)));
+    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.a
+   FROM current_assignments_as_adult() a(a))));
 
 create policy shares_tenant on shares as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
     with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
 
 create policy shares_update on shares as restrictive for update to public
-    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.id
-   FROM assignments a
-  WHERE a.tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)) AND a.adult_id = (( SELECT current_person_id() AS current_person_id)) AND a.until IS NULL)));
+    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.a
+   FROM current_assignments_as_adult() a(a))));
 
 -- star_ledger: row-level security enabled, forced; 3 policies
 alter table star_ledger enable row level security;

@@ -16,29 +16,15 @@
 #   BENCH_JOURNAL_HEAVY (10000), BENCH_JOURNAL_REQUESTS (500 per figure)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-. scripts/pg-cluster.sh
+. scripts/bench-cluster.sh  # $configuration, $bin, bench_cluster, bench_serve
 
-configuration=${BENCH_CONFIGURATION:-release}
 entries=${BENCH_JOURNAL_ENTRIES:-1000000}
 heavy=${BENCH_JOURNAL_HEAVY:-10000}
 requests=${BENCH_JOURNAL_REQUESTS:-500}
 month=2026-10      # the seed's last month (--until 2026-10-31)
 search=football    # a word of the seed's sentences and tags, in several languages
-bin=.build/$configuration/storykeep
-[[ -x $bin ]] || swift build -c "$configuration" --product storykeep >&2
 
-pgc_throwaway
-
-pgc_init "$root"
-pgc_as_postgres tee -a "$root/data/postgresql.conf" >/dev/null <<'CONF'
-# bench-journal.sh: statement counts per request
-shared_preload_libraries = 'pg_stat_statements'
-pg_stat_statements.track = top
-pg_stat_statements.track_utility = on
-CONF
-pgc_start "$root" test
-psql_super=("$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$root/run" -p "$PGC_PORT" -U postgres -d "$PGC_DATABASE")
-pgc_as_postgres "${psql_super[@]}" -c "create schema bench_stats; create extension pg_stat_statements schema bench_stats" >/dev/null
+bench_cluster bench-journal.sh
 $bin migrate >/dev/null 2>&1
 
 echo "Journal: a young person with $(printf "%'d" "$heavy") entries among $(printf "%'d" "$entries") ($configuration build, PostgreSQL 15, fsync off)"
@@ -59,10 +45,7 @@ read -r person tenant < <(pgc_as_postgres "${psql_super[@]}" -A -t -F ' ' -c \
 
 echo
 echo "Over HTTP: GraphQL at /t/bench-1/graphql as heavy (bearer token from login)"
-port=$(pgc_free_port 18180 /nonexistent)
-STORYKEEP_HTTP_PORT=$port STORYKEEP_LOG_LEVEL=warning $bin serve >"$root/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 200); do curl -fs "http://127.0.0.1:$port/health/ready" >/dev/null && break; sleep 0.1; done
+bench_serve 18180
 BENCH_PSQL="runuser -u postgres -- ${psql_super[*]}" python3 scripts/bench-journal.py \
     "http://127.0.0.1:$port" bench-1 heavy seed-password "$month" "$search" "$requests" || {
     status=$?

@@ -22,30 +22,16 @@
 # BENCH_SHARING_REQUESTS (500).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-. scripts/pg-cluster.sh
+. scripts/bench-cluster.sh  # $configuration, $bin, bench_cluster, bench_serve
 
-configuration=${BENCH_CONFIGURATION:-release}
 entries=${BENCH_SHARING_ENTRIES:-300000}
 heavy=${BENCH_SHARING_HEAVY:-10000}
 shares=${BENCH_SHARING_SHARES:-1000}
 requests=${BENCH_SHARING_REQUESTS:-500}
 month=2026-10      # the seed's last month (--until 2026-10-31)
 search=football    # a word of the seed's sentences and tags
-bin=.build/$configuration/storykeep
-[[ -x $bin ]] || swift build -c "$configuration" --product storykeep >&2
 
-pgc_throwaway
-pgc_init "$root"
-pgc_as_postgres tee -a "$root/data/postgresql.conf" >/dev/null <<'CONF'
-# bench-sharing.sh: statement counts per request
-shared_preload_libraries = 'pg_stat_statements'
-pg_stat_statements.track = top
-pg_stat_statements.track_utility = on
-pg_stat_statements.track_planning = on
-CONF
-pgc_start "$root" test
-psql_super=("$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$root/run" -p "$PGC_PORT" -U postgres -d "$PGC_DATABASE")
-pgc_as_postgres "${psql_super[@]}" -c "create schema bench_stats; create extension pg_stat_statements schema bench_stats" >/dev/null
+bench_cluster bench-sharing.sh 'pg_stat_statements.track_planning = on'
 
 # The same seed twice: in a database migrated up to 0011 (no shares), for the "before" plans,
 # and in the bench's own, migrated to the end, with the shares.
@@ -229,9 +215,6 @@ sed 's/^/    /' "$root/plans/sharee|force_generic_plan"
 
 echo
 echo "Over HTTP: GraphQL at /t/bench-1/graphql as sw1 (bearer token from login), the shares of the young person above"
-port=$(pgc_free_port 18280 /nonexistent)
-STORYKEEP_HTTP_PORT=$port STORYKEEP_LOG_LEVEL=warning $bin serve >"$root/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 200); do curl -fs "http://127.0.0.1:$port/health/ready" >/dev/null && break; sleep 0.1; done
+bench_serve 18280
 BENCH_PSQL="runuser -u postgres -- ${psql_super[*]}" python3 scripts/bench-sharing.py \
     "http://127.0.0.1:$port" bench-1 sw1@agency-1.example.org seed-password "$young" heavy "$requests"

@@ -4,7 +4,6 @@ import Postgres
 import Storykeep
 import StorykeepServer
 import StorykeepTestSupport
-import Synchronization
 import Testing
 
 // The caseload as other modules meet it: its events, and `CaseloadYoungPerson`, to which they add
@@ -13,26 +12,19 @@ import Testing
 
 /// A module of the test's own that handles the caseload's events: it keeps each event with
 /// whether the handler's transaction, the change's, sees the assignment current.
-private struct CaseloadListener: StorykeepModule {
-    final class Heard: Sendable {
-        let events = Mutex<[String]>([])
-    }
-
-    let heard = Heard()
+private struct CaseloadListener: ListenerModule {
+    let heard = HeardEvents()
 
     var name: String { "caseload-listener" }
-    var switchedBy: TenantModule? { nil }
-    var sdl: [String] { [] }
 
     func register(_ module: inout ModuleRegistry) {
-        let heard = heard
-        module.on(AssignmentStarted.self) { event, context in
+        keep(AssignmentStarted.self, in: &module) { event, context in
             let current = try await Self.current(event.assignmentID, context)
-            heard.events.withLock { $0.append("started \(event.relationship.rawValue) \(event.youngPersonID) \(event.adultID) current: \(current)") }
+            return "started \(event.relationship.rawValue) \(event.youngPersonID) \(event.adultID) current: \(current)"
         }
-        module.on(AssignmentEnded.self) { event, context in
+        keep(AssignmentEnded.self, in: &module) { event, context in
             let current = try await Self.current(event.assignmentID, context)
-            heard.events.withLock { $0.append("ended \(event.youngPersonID) \(event.adultID) current: \(current)") }
+            return "ended \(event.youngPersonID) \(event.adultID) current: \(current)"
         }
     }
 
@@ -103,7 +95,7 @@ struct CaseloadModuleTests {
             let id = try #require(assigned.data?["assignAdult"]?["id"])
             let ended = try await Self.run(h, modules: [listener], CaseloadHTTP.endAssignment, ["id": id], token: admin.token)
             #expect(ended.errors.isEmpty, "\(ended.errors)")
-            #expect(listener.heard.events.withLock { $0 } == [
+            #expect(listener.heard.all == [
                 "started SOCIAL_WORKER \(sam.id) \(wendy.id) current: true",
                 "ended \(sam.id) \(wendy.id) current: false",
             ])

@@ -4,7 +4,6 @@ import Postgres
 import Storykeep
 import StorykeepServer
 import StorykeepTestSupport
-import Synchronization
 import Testing
 
 // Sharing's events as other modules meet them (the rewards module will pay on EntryShared): each
@@ -13,35 +12,25 @@ import Testing
 
 /// A module of the test's own that keeps each sharing event, with what the handler's transaction
 /// (the change's, as the person who made it) reads of the share.
-private struct SharingListener: StorykeepModule {
-    final class Heard: Sendable {
-        let events = Mutex<[String]>([])
-    }
-
-    let heard = Heard()
+private struct SharingListener: ListenerModule {
+    let heard = HeardEvents()
     let names: [UUID: String]
 
     var name: String { "sharing-listener" }
-    var switchedBy: TenantModule? { nil }
-    var sdl: [String] { [] }
 
     func register(_ module: inout ModuleRegistry) {
-        let (heard, names) = (heard, names)
+        let names = names
         @Sendable func people(_ ids: [UUID]) -> String { ids.map { names[$0] ?? "?" }.sorted().joined(separator: ",") }
-        module.on(EntryShared.self) { event, context in
+        keep(EntryShared.self, in: &module) { event, context in
             let standing = try await Self.standing(event.entryID, context)
-            heard.events.withLock { $0.append("shared by \(people([event.authorID])) with \(people(event.shareeIDs)), standing: \(people(standing))") }
+            return "shared by \(people([event.authorID])) with \(people(event.shareeIDs)), standing: \(people(standing))"
         }
-        module.on(EntryUnshared.self) { event, context in
+        keep(EntryUnshared.self, in: &module) { event, context in
             let standing = try await Self.standing(event.entryID, context)
-            heard.events.withLock { $0.append("unshared by \(people([event.authorID])) with \(people(event.shareeIDs)), standing: \(people(standing))") }
+            return "unshared by \(people([event.authorID])) with \(people(event.shareeIDs)), standing: \(people(standing))"
         }
-        module.on(ShareSeen.self) { event, _ in
-            heard.events.withLock { $0.append("seen by \(people([event.shareeID])) of \(people([event.authorID]))") }
-        }
-        module.on(ShareReplied.self) { event, _ in
-            heard.events.withLock { $0.append("replied by \(people([event.shareeID])) to \(people([event.authorID]))") }
-        }
+        keep(ShareSeen.self, in: &module) { event, _ in "seen by \(people([event.shareeID])) of \(people([event.authorID]))" }
+        keep(ShareReplied.self, in: &module) { event, _ in "replied by \(people([event.shareeID])) to \(people([event.authorID]))" }
     }
 
     /// The sharees of the entry's standing shares, as the handler's transaction reads them.
@@ -79,7 +68,7 @@ struct SharingModuleTests {
             #expect(try await run(SharingHTTP.unshareEntry, ["e": entry], as: a).errors.isEmpty)
             #expect(try await run(SharingHTTP.unshareEntry, ["e": entry], as: a).errors.isEmpty)
 
-            #expect(listener.heard.events.withLock { $0 } == [
+            #expect(listener.heard.all == [
                 "shared by A with C,W, standing: C,W",
                 "seen by W of A",
                 "replied by W to A",

@@ -21,20 +21,15 @@ public struct AccountsModule: StorykeepModule {
                 try await PersonRecord.find(viewer.personID, in: tx)?.graphQLValue(termsVersion: context.tenant.file.termsVersion)
             }
         }
-        module.field(
-            "Person.passwordResets",
-            .async { source, arguments, context, _ in
-                guard let context = context as? ResolverContext, let viewer = context.viewer,
-                    (source as? GraphQLValue)?["id"]?.stringValue == viewer.personID.lowercased
-                else { return nil }
-                let first = arguments["first"]?.intValue ?? 5
-                guard (1...20).contains(first) else {
-                    throw GraphQLError.badUserInput(field: "first", "Ask for 1 to 20 password resets at a time.")
-                }
-                return try await context.transaction { tx in
-                    try await PasswordResetNotice.latest(personID: viewer.personID, first: first, in: tx).map(\.graphQLValue)
-                }
-            })
+        module.ownPersonField("Person.passwordResets") { arguments, context, viewer in
+            let first = arguments["first"]?.intValue ?? 5
+            guard (1...20).contains(first) else {
+                throw GraphQLError.badUserInput(field: "first", "Ask for 1 to 20 password resets at a time.")
+            }
+            return try await context.transaction { tx in
+                try await PasswordResetNotice.latest(personID: viewer.personID, first: first, in: tx).map(\.graphQLValue)
+            }
+        }
         module.query("people", access: admins) { arguments, context in
             try await context.transaction { tx in
                 try await PeopleAdmin.page(

@@ -11,29 +11,28 @@ enum CaseloadStatements {
     /// The current assignments of the young person $1 to adults not switched off: each one's
     /// id, relationship and start, then the adult; social workers first, then carers, then other
     /// professionals, each by name (ICU's root collation).
-    static let currentAdults = """
-        select a.id, a.relationship::text, a.since,
-               ad.id, ad.role::text, coalesce(adr.display_name, ad.display_name), adr.avatar
-        from assignments a
-        join people ad on ad.tenant_id = a.tenant_id and ad.id = a.adult_id
-        left join profiles adr on adr.tenant_id = ad.tenant_id and adr.person_id = ad.id
-        where a.tenant_id = current_tenant_id() and a.young_person_id = $1 and a.until is null
-          and ad.disabled_at is null
-        order by a.relationship, coalesce(adr.display_name, ad.display_name) collate "und-x-icu", ad.id
-        """
+    static let currentAdults = currentAssignments(of: "young_person_id", with: "adult_id", orderFirstBy: "a.relationship, ")
 
     /// The current assignments of the adult $1 to young people not switched off: each one's id,
     /// relationship and start, then the young person; by name (ICU's root collation).
-    static let currentYoungPeople = """
-        select a.id, a.relationship::text, a.since,
-               yp.id, yp.role::text, coalesce(ypr.display_name, yp.display_name), ypr.avatar
-        from assignments a
-        join people yp on yp.tenant_id = a.tenant_id and yp.id = a.young_person_id
-        left join profiles ypr on ypr.tenant_id = yp.tenant_id and ypr.person_id = yp.id
-        where a.tenant_id = current_tenant_id() and a.adult_id = $1 and a.until is null
-          and yp.disabled_at is null
-        order by coalesce(ypr.display_name, yp.display_name) collate "und-x-icu", yp.id
+    static let currentYoungPeople = currentAssignments(of: "adult_id", with: "young_person_id", orderFirstBy: "")
+
+    /// The current assignments whose column `own` is $1 to people not switched off (the person
+    /// in the column `other`): each one's id, relationship and start, then that person; in the
+    /// order `orderFirstBy` (a prefix of the ORDER BY, ending with a comma, or empty), then by
+    /// that person's name (ICU's root collation).
+    private static func currentAssignments(of own: String, with other: String, orderFirstBy: String) -> String {
         """
+        select a.id, a.relationship::text, a.since,
+               p.id, p.role::text, coalesce(pr.display_name, p.display_name), pr.avatar
+        from assignments a
+        join people p on p.tenant_id = a.tenant_id and p.id = a.\(other)
+        left join profiles pr on pr.tenant_id = p.tenant_id and pr.person_id = p.id
+        where a.tenant_id = current_tenant_id() and a.\(own) = $1 and a.until is null
+          and p.disabled_at is null
+        order by \(orderFirstBy)coalesce(pr.display_name, p.display_name) collate "und-x-icu", p.id
+        """
+    }
 
     /// The assignment $1, or every assignment of the young person $2, current and ended (the
     /// other parameter null), newest first: each one's id, relationship, start and end, then the

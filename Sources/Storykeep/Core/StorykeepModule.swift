@@ -105,6 +105,24 @@ public struct ModuleRegistry: Sendable {
         fields[coordinate] = resolver
     }
 
+    /// A field of `Person` that only the person themself reads (their profile, their password
+    /// resets): `resolve` runs with the request's context and its viewer when the person is the
+    /// viewer; anyone else's, or an anonymous request, reads null.
+    public mutating func ownPersonField(
+        _ coordinate: String,
+        _ resolve: @escaping @Sendable (_ arguments: GraphQLObject, _ context: ResolverContext, _ viewer: Viewer) async throws
+            -> (any Sendable)?
+    ) {
+        field(
+            coordinate,
+            .async { source, arguments, context, _ in
+                guard let context = context as? ResolverContext, let viewer = context.viewer,
+                    (source as? GraphQLValue)?["id"]?.stringValue == viewer.personID.lowercased
+                else { return nil }
+                return try await resolve(arguments, context, viewer)
+            })
+    }
+
     /// Runs `handler` whenever `Event` is published by a request of a tenant that has this
     /// module on, in the same transaction (see ``DomainEvent``).
     public mutating func on<Event: DomainEvent>(

@@ -14,17 +14,12 @@ public struct ProfileModule: StorykeepModule {
     public var switchedBy: TenantModule? { nil }
 
     public func register(_ module: inout ModuleRegistry) {
-        module.field(
-            "Person.profile",
-            .async { source, _, context, _ in
-                guard let context = context as? ResolverContext, let viewer = context.viewer,
-                    (source as? GraphQLValue)?["id"]?.stringValue == viewer.personID.lowercased
-                else { return nil }
-                let profile = try await context.transaction { tx in
-                    try await ProfileStore(tx).profile(defaultMoodIcons: context.tenant.file.moodIcons)
-                }
-                return try await Self.value(profile, context: context)
-            })
+        module.ownPersonField("Person.profile") { _, context, _ in
+            let profile = try await context.transaction { tx in
+                try await ProfileStore(tx).profile(defaultMoodIcons: context.tenant.file.moodIcons)
+            }
+            return try await Self.value(profile, context: context)
+        }
         module.mutation("updateProfile", access: .authenticated) { arguments, context in
             let input = arguments["input"]?.objectValue ?? [:]
             let changes = ProfileChanges(

@@ -1,5 +1,6 @@
 /// The SQL of `ShareStore`: what authors share and what sharees read. Values only as the
-/// parameters listed above each statement; nothing is spliced into the text.
+/// parameters listed above each statement; no value is spliced into the text, only the constant
+/// fragments of this enum that several statements share.
 ///
 /// Every statement names the person it runs for (`author_id` or `sharee_id` =
 /// `current_person_id()`), so that the indexes of Migrations/0012_sharing.sql serve it, and the
@@ -20,15 +21,13 @@ enum ShareStatements {
     /// 2. the person's name as their team reads it (their profile's, else the agency's).
     static let shareCheck = """
         select
-            exists (select from entries e
-                    where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.id = $1
-                      and e.archived_at is null),
-            array(select x.id from unnest($2::uuid[]) with ordinality as x (id, ord)
-                  where not exists (select from assignments a
-                                    join people p on p.tenant_id = a.tenant_id and p.id = a.adult_id
-                                    where a.tenant_id = current_tenant_id() and a.young_person_id = current_person_id()
-                                      and a.adult_id = x.id and a.until is null and p.disabled_at is null)
-                  order by x.ord),
+            \(ownsLiveEntry),
+            \(idsAmong2(without: """
+                select from assignments a
+                join people p on p.tenant_id = a.tenant_id and p.id = a.adult_id
+                where a.tenant_id = current_tenant_id() and a.young_person_id = current_person_id()
+                  and a.adult_id = x.id and a.until is null and p.disabled_at is null
+                """)),
             (select coalesce(pr.display_name, p.display_name)
              from people p left join profiles pr on pr.tenant_id = p.tenant_id and pr.person_id = p.id
              where p.tenant_id = current_tenant_id() and p.id = current_person_id())
@@ -62,15 +61,31 @@ enum ShareStatements {
     /// and the ids among $2 (uuid[]) it is not shared with (no standing share), in their order.
     static let unshareCheck = """
         select
-            exists (select from entries e
-                    where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.id = $1
-                      and e.archived_at is null),
-            array(select x.id from unnest($2::uuid[]) with ordinality as x (id, ord)
-                  where not exists (select from shares s
-                                    where s.tenant_id = current_tenant_id() and s.author_id = current_person_id()
-                                      and s.entry_id = $1 and s.sharee_id = x.id and s.unshared_at is null)
-                  order by x.ord)
+            \(ownsLiveEntry),
+            \(idsAmong2(without: """
+                select from shares s
+                where s.tenant_id = current_tenant_id() and s.author_id = current_person_id()
+                  and s.entry_id = $1 and s.sharee_id = x.id and s.unshared_at is null
+                """))
         """
+
+    /// The first column of ``shareCheck`` and ``unshareCheck``: whether the person has the live
+    /// entry $1.
+    private static let ownsLiveEntry = """
+        exists (select from entries e
+                where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.id = $1
+                  and e.archived_at is null)
+        """
+
+    /// The second column of ``shareCheck`` and ``unshareCheck``: the ids `x.id` among $2 (uuid[])
+    /// for which `query` finds no row, in their order.
+    private static func idsAmong2(without query: String) -> String {
+        """
+        array(select x.id from unnest($2::uuid[]) with ordinality as x (id, ord)
+              where not exists (\(query))
+              order by x.ord)
+        """
+    }
 
     /// Unshares the person's entry $1 with the sharees $2 (uuid[]), or with everyone when $2 is
     /// null; returns the sharees it was unshared with.

@@ -77,12 +77,37 @@ enum ShareRows {
 extension Share: GraphQLFieldReadable {
     public func value(forField name: String) -> (any Sendable)? {
         switch name {
-        case "id": id.lowercased
         case "entry": entry
+        case "editedSinceShared": editedSinceShared
+        default: shareValue(forField: name)
+        }
+    }
+}
+
+extension EntryShare: GraphQLFieldReadable {
+    public func value(forField name: String) -> (any Sendable)? {
+        name == "person" ? sharee : shareValue(forField: name)
+    }
+}
+
+/// What `Share` and `EntryShare` have alike: a share as the sharee and as the author see it.
+protocol ShareFieldReadable {
+    var id: UUID { get }
+    var message: String? { get }
+    var sharedAt: Date { get }
+    var seenAt: Date? { get }
+    var reply: String? { get }
+    var repliedAt: Date? { get }
+}
+
+extension ShareFieldReadable {
+    /// The value of the field `name` the two GraphQL types share; nil for any other.
+    func shareValue(forField name: String) -> (any Sendable)? {
+        switch name {
+        case "id": id.lowercased
         case "message": message
         case "sharedAt": DateTimeScalar.string(sharedAt)
         case "seenAt": seenAt.map(DateTimeScalar.string)
-        case "editedSinceShared": editedSinceShared
         case "reply": reply
         case "repliedAt": repliedAt.map(DateTimeScalar.string)
         default: nil
@@ -90,17 +115,5 @@ extension Share: GraphQLFieldReadable {
     }
 }
 
-extension EntryShare: GraphQLFieldReadable {
-    public func value(forField name: String) -> (any Sendable)? {
-        switch name {
-        case "id": id.lowercased
-        case "person": sharee
-        case "message": message
-        case "sharedAt": DateTimeScalar.string(sharedAt)
-        case "seenAt": seenAt.map(DateTimeScalar.string)
-        case "reply": reply
-        case "repliedAt": repliedAt.map(DateTimeScalar.string)
-        default: nil
-        }
-    }
-}
+extension Share: ShareFieldReadable {}
+extension EntryShare: ShareFieldReadable {}

@@ -47,12 +47,7 @@ public struct SharingModule: StorykeepModule {
     }
 
     public func register(_ module: inout ModuleRegistry) {
-        module.field(
-            "Entry.sharedWith",
-            .sync { source, _, _, info in
-                guard let entry = source as? Entry else { return [EntryShare]() }
-                return Self.sharesOfEntries.load(entry.id, info)
-            })
+        module.entryListField("Entry.sharedWith", Self.sharesOfEntries)
         module.field(
             "CaseloadYoungPerson.unreadShares",
             .sync { source, _, _, info in

@@ -20,12 +20,7 @@ public struct TagsModule: StorykeepModule {
     }
 
     public func register(_ module: inout ModuleRegistry) {
-        module.field(
-            "Entry.tags",
-            .sync { source, _, _, info in
-                guard let entry = source as? Entry else { return [Tag]() }
-                return Self.tagsOfEntries.load(entry.id, info)
-            })
+        module.entryListField("Entry.tags", Self.tagsOfEntries)
         module.query("tags", access: .authenticated) { _, context in
             try await context.transaction { tx in try await TagStore(tx).tags() }
         }
