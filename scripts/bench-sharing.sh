@@ -53,8 +53,10 @@ $bin migrate >/dev/null 2>&1
 echo "Sharing: the author's plans before and after 0012, and sharedWithMe ($configuration build, PostgreSQL 15, fsync off)"
 started=$(date +%s)
 seed=(seed --seed 1 --tenant-prefix bench --tenants 1 --people 31 --days 1460 --entries "$(($entries + $heavy))"
-      --heavy-person-entries "$heavy" --jobs 2 --set caseload.youngPeoplePerSocialWorker=30)
-env "${before_urls[@]}" $bin "${seed[@]}" --set sharing.sharesPerYoungPerson=0 >/dev/null 2>"$root/seed-before.log"
+      --heavy-person-entries "$heavy" --jobs 2 --set caseload.youngPeoplePerSocialWorker=30
+      --set rewards.days=0)  # the same journals in both databases; the "before" one has no rewards tables
+env "${before_urls[@]}" $bin "${seed[@]}" --set sharing.sharesPerYoungPerson=0 >/dev/null 2>"$root/seed-before.log" \
+    || { tail -5 "$root/seed-before.log" >&2; exit 1; }
 $bin "${seed[@]}" --set sharing.sharesPerYoungPerson="$shares" 2>"$root/seed.log" | sed 's/^/  /'
 pgc_as_postgres "${psql_super[@]}" -c "vacuum analyze" >/dev/null
 pgc_as_postgres "${psql_before[@]}" -c "vacuum analyze" >/dev/null
