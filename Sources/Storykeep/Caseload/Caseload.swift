@@ -24,7 +24,7 @@ public struct Caseload<Database: PostgresQueryable>: Sendable {
     public func currentAdults(of youngPersonID: UUID) async throws -> [TeamMember] {
         try await database.query(CaseloadStatements.currentAdults, youngPersonID).map { row in
             TeamMember(
-                assignmentID: try row.decode(UUID.self, at: 0), adult: try CaseloadRows.person(row, at: 3),
+                assignmentID: try row.decode(UUID.self, at: 0), adult: try CaseloadPerson(row, at: 3),
                 relationship: try CaseloadRows.relationship(row, at: 1), since: try row.decode(Date.self, at: 2))
         }
     }
@@ -33,7 +33,7 @@ public struct Caseload<Database: PostgresQueryable>: Sendable {
     public func currentYoungPeople(of adultID: UUID) async throws -> [CaseloadYoungPerson] {
         try await database.query(CaseloadStatements.currentYoungPeople, adultID).map { row in
             CaseloadYoungPerson(
-                assignmentID: try row.decode(UUID.self, at: 0), youngPerson: try CaseloadRows.person(row, at: 3),
+                assignmentID: try row.decode(UUID.self, at: 0), youngPerson: try CaseloadPerson(row, at: 3),
                 relationship: try CaseloadRows.relationship(row, at: 1), since: try row.decode(Date.self, at: 2))
         }
     }
@@ -60,27 +60,12 @@ enum CaseloadRows {
     /// An assignment of `CaseloadStatements.assignments`.
     static func assignment(_ row: PostgresRow) throws -> Assignment {
         Assignment(
-            id: try row.decode(UUID.self, at: 0), youngPerson: try person(row, at: 4),
-            adult: try person(row, at: 4 + personColumns),
+            id: try row.decode(UUID.self, at: 0), youngPerson: try CaseloadPerson(row, at: 4),
+            adult: try CaseloadPerson(row, at: 4 + personColumns),
             relationship: try relationship(row, at: 1), since: try row.decode(Date.self, at: 2),
             until: try row.decode(Date?.self, at: 3),
-            assignedBy: try optionalPerson(row, at: 4 + 2 * personColumns),
-            endedBy: try optionalPerson(row, at: 4 + 3 * personColumns))
-    }
-
-    /// The person whose columns start at `column`.
-    static func person(_ row: PostgresRow, at column: Int) throws -> CaseloadPerson {
-        guard let role = PersonRole(rawValue: try row.decode(String.self, at: column + 1)) else {
-            throw PostgresError(kind: .decoding, message: "unknown person_role")
-        }
-        return CaseloadPerson(
-            id: try row.decode(UUID.self, at: column), role: role, displayName: try row.decode(String.self, at: column + 2),
-            avatar: try row.decode(String?.self, at: column + 3))
-    }
-
-    /// The person whose columns start at `column`, or nil when they are null.
-    static func optionalPerson(_ row: PostgresRow, at column: Int) throws -> CaseloadPerson? {
-        try row.decode(UUID?.self, at: column) == nil ? nil : try person(row, at: column)
+            assignedBy: try CaseloadPerson.optional(row, at: 4 + 2 * personColumns),
+            endedBy: try CaseloadPerson.optional(row, at: 4 + 3 * personColumns))
     }
 
     /// The relationship in `column`.

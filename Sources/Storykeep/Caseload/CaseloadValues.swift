@@ -1,4 +1,5 @@
 public import Foundation
+public import Postgres
 public import GraphQL
 public import StorykeepCore
 
@@ -39,12 +40,22 @@ public struct CaseloadPerson: Sendable, Hashable {
     /// Their profile's built-in avatar or emoji, where the reader may see their profile.
     public var avatar: String?
 
-    /// Someone as another module read them, with the same rules for the name and avatar.
-    public init(id: UUID, role: PersonRole, displayName: String, avatar: String?) {
-        self.id = id
+    /// The person whose four columns of `row` start at `column`: the id, the role, the display
+    /// name (the profile's where the reader may see it, else the agency's) and the avatar, as the
+    /// caseload's statements and other modules' statements about people in an assignment read them.
+    public init(_ row: PostgresRow, at column: Int) throws {
+        guard let role = PersonRole(rawValue: try row.decode(String.self, at: column + 1)) else {
+            throw PostgresError(kind: .decoding, message: "unknown person_role")
+        }
+        id = try row.decode(UUID.self, at: column)
         self.role = role
-        self.displayName = displayName
-        self.avatar = avatar
+        displayName = try row.decode(String.self, at: column + 2)
+        avatar = try row.decode(String?.self, at: column + 3)
+    }
+
+    /// The person whose four columns start at `column`, or nil when they are null (nobody).
+    public static func optional(_ row: PostgresRow, at column: Int) throws -> CaseloadPerson? {
+        try row.decode(UUID?.self, at: column) == nil ? nil : try CaseloadPerson(row, at: column)
     }
 }
 

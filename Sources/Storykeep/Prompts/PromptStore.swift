@@ -111,18 +111,8 @@ enum PromptRows {
     static func prompt(_ row: PostgresRow) throws -> AdultPrompt {
         AdultPrompt(
             id: try row.decode(UUID.self, at: 0), text: try row.decode(String.self, at: 1),
-            youngPerson: try person(row, at: 6), adult: try row.decode(UUID?.self, at: 10) == nil ? nil : try person(row, at: 10),
+            youngPerson: try CaseloadPerson(row, at: 6), adult: try CaseloadPerson.optional(row, at: 10),
             sentAt: try row.decode(Date.self, at: 2), dismissedAt: try row.decode(Date?.self, at: 3),
             answeredAt: try row.decode(Date?.self, at: 4), answeredEntryID: try row.decode(UUID?.self, at: 5))
-    }
-
-    /// The person whose four columns start at `column`.
-    static func person(_ row: PostgresRow, at column: Int) throws -> CaseloadPerson {
-        guard let role = PersonRole(rawValue: try row.decode(String.self, at: column + 1)) else {
-            throw PostgresError(kind: .decoding, message: "unknown person_role")
-        }
-        return CaseloadPerson(
-            id: try row.decode(UUID.self, at: column), role: role, displayName: try row.decode(String.self, at: column + 2),
-            avatar: try row.decode(String?.self, at: column + 3))
     }
 }

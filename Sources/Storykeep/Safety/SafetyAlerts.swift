@@ -135,14 +135,12 @@ public struct SafetyAlerts<Database: PostgresQueryable>: Sendable {
 /// How alerts and notes are read from the rows of `SafetyStatements` (see there for the columns).
 enum SafetyRows {
     static func alert(_ row: PostgresRow, notes: [SafetyAlertNote]) throws -> SafetyAlert {
-        guard let status = SafetyAlertStatus(rawValue: try row.decode(String.self, at: 3)),
-            let role = PersonRole(rawValue: try row.decode(String.self, at: 8))
-        else { throw PostgresError(kind: .decoding, message: "unknown safety_alert_status or person_role") }
+        guard let status = SafetyAlertStatus(rawValue: try row.decode(String.self, at: 3)) else {
+            throw PostgresError(kind: .decoding, message: "unknown safety_alert_status")
+        }
         return SafetyAlert(
             id: try row.decode(UUID.self, at: 0),
-            youngPerson: CaseloadPerson(
-                id: try row.decode(UUID.self, at: 7), role: role, displayName: try row.decode(String.self, at: 9),
-                avatar: try row.decode(String?.self, at: 10)),
+            youngPerson: try CaseloadPerson(row, at: 7),
             message: try row.decode(String?.self, at: 1), raisedAt: try row.decode(Date.self, at: 2), status: status,
             acknowledgedAt: try row.decode(Date?.self, at: 4), resolvedAt: try row.decode(Date?.self, at: 5),
             escalatedAt: try row.decode(Date?.self, at: 6), notes: notes)

@@ -58,12 +58,7 @@ enum ShareRows {
 
     /// A row of ``ShareStatements/sharesOfEntries``: the entry's id and the share.
     static func decodeEntryShare(_ row: PostgresRow) throws -> (entryID: UUID, share: EntryShare) {
-        guard let role = PersonRole(rawValue: try row.decode(String.self, at: 8)) else {
-            throw PostgresError(kind: .decoding, message: "unknown person_role")
-        }
-        let sharee = CaseloadPerson(
-            id: try row.decode(UUID.self, at: 7), role: role, displayName: try row.decode(String.self, at: 9),
-            avatar: try row.decode(String?.self, at: 10))
+        let sharee = try CaseloadPerson(row, at: 7)
         return (
             try row.decode(UUID.self, at: 0),
             EntryShare(
