@@ -140,7 +140,8 @@ create policy entries_insert on entries as restrictive for insert to public
 create policy entries_read on entries as restrictive for select to public
     using (author_id = (( SELECT current_person_id() AS current_person_id)) OR archived_at IS NULL AND (EXISTS ( SELECT
    FROM shares_naming_me() s(tenant_id, entry_id)
-  WHERE s.tenant_id = entries.tenant_id AND s.entry_id = entries.id)));
+  WHERE s.tenant_id = entries.tenant_id AND s.entry_id = entries.id
+ OFFSET 0)));
 
 create policy entries_tenant on entries as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
@@ -163,7 +164,8 @@ create policy entry_media_insert on entry_media as restrictive for insert to pub
 create policy entry_media_read on entry_media as restrictive for select to public
     using (author_id = (( SELECT current_person_id() AS current_person_id)) OR (EXISTS ( SELECT
    FROM shares_naming_me() s(tenant_id, entry_id)
-  WHERE s.tenant_id = entry_media.tenant_id AND s.entry_id = entry_media.entry_id)));
+  WHERE s.tenant_id = entry_media.tenant_id AND s.entry_id = entry_media.entry_id
+ OFFSET 0)));
 
 create policy entry_media_tenant on entry_media as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
@@ -182,7 +184,8 @@ create policy entry_tags_insert on entry_tags as restrictive for insert to publi
 create policy entry_tags_read on entry_tags as restrictive for select to public
     using (author_id = (( SELECT current_person_id() AS current_person_id)) OR (EXISTS ( SELECT
    FROM shares_naming_me() s(tenant_id, entry_id)
-  WHERE s.tenant_id = entry_tags.tenant_id AND s.entry_id = entry_tags.entry_id)));
+  WHERE s.tenant_id = entry_tags.tenant_id AND s.entry_id = entry_tags.entry_id
+ OFFSET 0)));
 
 create policy entry_tags_tenant on entry_tags as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
@@ -220,7 +223,8 @@ create policy media_insert on media as restrictive for insert to public
 create policy media_read on media as restrictive for select to public
     using (owner_id = (( SELECT current_person_id() AS current_person_id)) OR (EXISTS ( SELECT
    FROM entry_media em
-  WHERE em.tenant_id = media.tenant_id AND em.media_id = media.id)));
+  WHERE em.tenant_id = media.tenant_id AND em.media_id = media.id
+ OFFSET 0)));
 
 create policy media_tenant on media as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
@@ -514,7 +518,8 @@ create policy tags_insert on tags as restrictive for insert to public
 create policy tags_read on tags as restrictive for select to public
     using (owner_id = (( SELECT current_person_id() AS current_person_id)) OR (EXISTS ( SELECT
    FROM entry_tags et
-  WHERE et.tenant_id = tags.tenant_id AND et.tag_id = tags.id)));
+  WHERE et.tenant_id = tags.tenant_id AND et.tag_id = tags.id
+ OFFSET 0)));
 
 create policy tags_tenant on tags as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
