@@ -16,18 +16,11 @@ public struct BackgroundJobService: Service {
     }
 
     public func run() async throws {
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            do {
-                try await cancelWhenGracefulShutdown { try await Task.sleep(for: job.interval) }
-            } catch {
-                return
-            }
-            do {
-                let done = try await job.round(context)
-                context.logger.info("Background job done", metadata: done.merging(["job": "\(job.name)"]) { $1 })
-            } catch {
-                context.logger.error("Background job failed", metadata: ["job": "\(job.name)", "error": "\(error)"])
-            }
+        await runRounds(every: job.interval) {
+            let done = try await job.round(context)
+            context.logger.info("Background job done", metadata: done.merging(["job": "\(job.name)"]) { $1 })
+        } failed: { error in
+            context.logger.error("Background job failed", metadata: ["job": "\(job.name)", "error": "\(error)"])
         }
     }
 }

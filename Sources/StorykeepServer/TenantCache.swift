@@ -88,17 +88,10 @@ public final class TenantCache: Service, Sendable {
     /// Re-reads the tenants every `refreshInterval` until graceful shutdown. A failed read is
     /// logged and the last good snapshot kept: a database blip must not take every tenant away.
     public func run() async throws {
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            do {
-                try await cancelWhenGracefulShutdown { try await Task.sleep(for: self.refreshInterval) }
-            } catch {
-                return
-            }
-            do {
-                try await refresh()
-            } catch {
-                logger.warning("Could not refresh tenants", metadata: ["error": "\(error)"])
-            }
+        await runRounds(every: refreshInterval) {
+            try await refresh()
+        } failed: { error in
+            logger.warning("Could not refresh tenants", metadata: ["error": "\(error)"])
         }
     }
 

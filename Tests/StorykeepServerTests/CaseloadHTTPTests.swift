@@ -14,12 +14,8 @@ import Testing
 struct CaseloadHTTPTests {
     @Test func anAdminAssignsAndEachSideSeesTheOther() async throws {
         try await withAccounts { h in
-            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
-            let sam = try await h.person(.youngPerson, "sam"), alex = try await h.person(.youngPerson, "alex")
-            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
-            let carl = try await h.person(.carer, "carl", displayName: "Carl Carter")
-            let ivy = try await h.person(.socialWorker, "ivy", displayName: "Ivy Irwin")
-            let dora = try await h.person(.socialWorker, "dora", displayName: "Dora Dunn")
+            let (admin, sam, alex, wendy) = try await (h.cast(.ada), h.cast(.sam), h.cast(.alex), h.cast(.wendy))
+            let (carl, ivy, dora) = try await (h.cast(.carl), h.cast(.ivy), h.cast(.dora))
             let profile = "mutation($i: ProfileInput!) { updateProfile(input: $i) { displayName } }"
             _ = try await h.data(profile, "updateProfile", ["i": .object(["displayName": .string("Sammy"), "avatar": .string("🦊")])], as: sam)
             _ = try await h.data(profile, "updateProfile", ["i": .object(["displayName": .string("Wen")])], as: wendy)
@@ -63,9 +59,7 @@ struct CaseloadHTTPTests {
 
     @Test func neitherSideReadsTheOthersEmailUsernameOrCaseReference() async throws {
         try await withAccounts { h in
-            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
-            let sam = try await h.person(.youngPerson, "sam")
-            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
+            let (admin, sam, wendy) = try await (h.cast(.ada), h.cast(.sam), h.cast(.wendy))
             try await h.assign(sam, wendy, .socialWorker, admin: admin)
             // Privacy by shape: the types one side reads of the other have no such fields.
             for type in ["CaseloadPerson", "CaseloadYoungPerson", "TeamMember"] {
@@ -89,11 +83,7 @@ struct CaseloadHTTPTests {
 
     @Test func assigningTellsTheYoungPerson() async throws {
         try await withAccounts { h in
-            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
-            let sam = try await h.person(.youngPerson, "sam")
-            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
-            let carl = try await h.person(.carer, "carl", displayName: "Carl Carter")
-            let ivy = try await h.person(.socialWorker, "ivy", displayName: "Ivy Irwin")
+            let (admin, sam, wendy, carl, ivy) = try await (h.cast(.ada), h.cast(.sam), h.cast(.wendy), h.cast(.carl), h.cast(.ivy))
             try await h.assign(sam, wendy, .socialWorker, admin: admin)
             try await h.assign(sam, carl, .carer, admin: admin)
             try await h.assign(sam, ivy, .otherProfessional, admin: admin)
@@ -116,9 +106,7 @@ struct CaseloadHTTPTests {
 
     @Test func endingKeepsTheHistoryAndEndsWhatEachSideSees() async throws {
         try await withAccounts { h in
-            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
-            let sam = try await h.person(.youngPerson, "sam")
-            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
+            let (admin, sam, wendy) = try await (h.cast(.ada), h.cast(.sam), h.cast(.wendy))
             let first = try await h.assign(sam, wendy, .socialWorker, admin: admin)
             let ended = try await h.data(CaseloadHTTP.endAssignment, "endAssignment", ["id": first["id"]!], as: admin)
             #expect(ended["id"] == first["id"])
@@ -148,15 +136,9 @@ struct CaseloadHTTPTests {
 
     @Test func badInputIsRefusedNamingTheArgumentAndChangesNothing() async throws {
         try await withAccounts(tenants: 2) { h in
-            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
-            let sam = try await h.person(.youngPerson, "sam"), alex = try await h.person(.youngPerson, "alex")
-            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
-            let carl = try await h.person(.carer, "carl", displayName: "Carl Carter")
-            let dan = try await h.person(.socialWorker, "dan", displayName: "Dan Doe")
-            let zoe = try await h.person(.youngPerson, "zoe")
-            let foreignAdmin = try await h.person(.agencyAdmin, "fay", displayName: "Fay Foreign", tenant: h.tenants[1])
-            let foreignYoung = try await h.person(.youngPerson, "olly", tenant: h.tenants[1])
-            let foreignWorker = try await h.person(.socialWorker, "will", displayName: "Will Foreign", tenant: h.tenants[1])
+            let (admin, sam, alex, wendy, carl) = try await (h.cast(.ada), h.cast(.sam), h.cast(.alex), h.cast(.wendy), h.cast(.carl))
+            let (dan, zoe, foreignAdmin) = try await (h.cast(.dan), h.cast(.zoe), h.cast(.fay, tenant: h.tenants[1]))
+            let (foreignYoung, foreignWorker) = try await (h.cast(.olly, tenant: h.tenants[1]), h.cast(.will, tenant: h.tenants[1]))
             let foreignAssignment = try await h.assign(foreignYoung, foreignWorker, .socialWorker, admin: foreignAdmin, tenant: h.tenants[1])
             for person in [dan, zoe] {
                 let off = try await h.graphQL("mutation($p: ID!) { disablePerson(personId: $p) { disabled } }", ["p": person.idValue], token: admin.token)
@@ -219,10 +201,7 @@ struct CaseloadHTTPTests {
 
     @Test func eachFieldIsForItsRole() async throws {
         try await withAccounts { h in
-            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
-            let sam = try await h.person(.youngPerson, "sam")
-            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
-            let carl = try await h.person(.carer, "carl", displayName: "Carl Carter")
+            let (admin, sam, wendy, carl) = try await (h.cast(.ada), h.cast(.sam), h.cast(.wendy), h.cast(.carl))
             let assignment = try await h.assign(sam, wendy, .socialWorker, admin: admin)
             let adminOnly: [(String, GraphQLObject)] = [
                 (CaseloadHTTP.assignAdult, ["y": sam.idValue, "a": carl.idValue, "r": .string("CARER")]),

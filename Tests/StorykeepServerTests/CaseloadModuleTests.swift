@@ -79,9 +79,7 @@ struct CaseloadModuleTests {
 
     @Test func assigningAndEndingArePublishedInTheirTransaction() async throws {
         try await withAccounts { h in
-            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
-            let sam = try await h.person(.youngPerson, "sam")
-            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
+            let (admin, sam, wendy) = try await (h.cast(.ada), h.cast(.sam), h.cast(.wendy))
             let listener = CaseloadListener()
             // A refused assignment publishes nothing (a social worker is no carer).
             let refused = try await Self.run(
@@ -104,9 +102,7 @@ struct CaseloadModuleTests {
 
     @Test func anotherModuleAddsAFieldToTheAdultsYoungPeople() async throws {
         try await withAccounts { h in
-            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
-            let sam = try await h.person(.youngPerson, "sam")
-            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
+            let (admin, sam, wendy) = try await (h.cast(.ada), h.cast(.sam), h.cast(.wendy))
             let assignment = try await h.assign(sam, wendy, .socialWorker, admin: admin)
             let schema = FileManager.default.temporaryDirectory.appendingPathComponent("caseload-schema-\(UUID().uuidString)")
             try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Schema"), to: schema)

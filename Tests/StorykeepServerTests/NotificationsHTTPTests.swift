@@ -35,7 +35,7 @@ struct NotificationsHTTPTests {
 
     @Test func pagesNewestFirstWithSignedCursors() async throws {
         try await withAccounts(tenants: 2) { h in
-            let sam = try await h.person(.youngPerson, "sam")
+            let sam = try await h.cast(.sam)
             try await Self.notify(h, sam, (1...25).map { "Notice \($0)" })
             var seen: [String] = []
             var after = GraphQLValue.null
@@ -59,7 +59,7 @@ struct NotificationsHTTPTests {
                 #expect(refused.errorExtensions?["field"] == .string("first"))
             }
             // A cursor made up, changed, or of another agency is refused.
-            let olly = try await h.person(.youngPerson, "olly", tenant: h.tenants[1])
+            let olly = try await h.cast(.olly, tenant: h.tenants[1])
             try await Self.notify(h, olly, ["Elsewhere 1", "Elsewhere 2"], tenant: h.tenants[1])
             let foreign = try await h.graphQL(Self.page, ["first": .int(1)], token: olly.token, tenant: h.tenants[1])
             let foreignCursor = try #require(foreign["data"]?["notifications"]?["pageInfo"]?["endCursor"]?.stringValue)
@@ -74,7 +74,7 @@ struct NotificationsHTTPTests {
 
     @Test func unreadOnlyTheCountAndMarkingRead() async throws {
         try await withAccounts { h in
-            let sam = try await h.person(.youngPerson, "sam")
+            let sam = try await h.cast(.sam)
             try await Self.notify(h, sam, ["One", "Two", "Three", "Four", "Five"])
             #expect(try await h.data(Self.count, "unreadNotificationCount", as: sam) == .int(5))
             let all = try await h.data(Self.page, "notifications", [:], as: sam).nodes
@@ -105,8 +105,7 @@ struct NotificationsHTTPTests {
 
     @Test func anotherPersonsNotificationsAreNeitherSeenNorMarked() async throws {
         try await withAccounts { h in
-            let sam = try await h.person(.youngPerson, "sam"), alex = try await h.person(.youngPerson, "alex")
-            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
+            let (sam, alex, admin) = try await (h.cast(.sam), h.cast(.alex), h.cast(.ada))
             try await Self.notify(h, sam, ["For Sam"])
             try await Self.notify(h, alex, ["For Alex"])
             let samsID = try #require(try await h.data(Self.page, "notifications", [:], as: sam).nodes.first?["id"])

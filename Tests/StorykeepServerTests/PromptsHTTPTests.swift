@@ -28,9 +28,7 @@ struct PromptsHTTPTests {
 
     @Test func anAdultSendsAPromptAndTheYoungPersonAnswersItWithAnEntry() async throws {
         try await withAccounts { h in
-            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
-            let sam = try await h.person(.youngPerson, "sam")
-            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
+            let (admin, sam, wendy) = try await (h.cast(.ada), h.cast(.sam), h.cast(.wendy))
             try await h.assign(sam, wendy, .socialWorker, admin: admin)
 
             let sent = try await h.sendPrompt("  How did the football trial go?\n", to: sam, from: wendy)
@@ -81,9 +79,7 @@ struct PromptsHTTPTests {
 
     @Test func anEntryAnswersOnlyAnOpenPromptOfItsAuthorsOrIsNotWritten() async throws {
         try await withAccounts { h in
-            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
-            let sam = try await h.person(.youngPerson, "sam"), alex = try await h.person(.youngPerson, "alex")
-            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
+            let (admin, sam, alex, wendy) = try await (h.cast(.ada), h.cast(.sam), h.cast(.alex), h.cast(.wendy))
             try await h.assign(sam, wendy, .socialWorker, admin: admin)
             try await h.assign(alex, wendy, .socialWorker, admin: admin)
             let open = try await h.sendPrompt("What was the best bit of today?", to: sam, from: wendy)["id"]!
@@ -127,14 +123,8 @@ struct PromptsHTTPTests {
 
     @Test func sendingIsForAnAdultWhoLooksAfterTheYoungPersonNow() async throws {
         try await withAccounts(tenants: 2) { h in
-            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
-            let sam = try await h.person(.youngPerson, "sam"), alex = try await h.person(.youngPerson, "alex")
-            let zoe = try await h.person(.youngPerson, "zoe")
-            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
-            let ivy = try await h.person(.socialWorker, "ivy", displayName: "Ivy Irwin")
-            let dora = try await h.person(.socialWorker, "dora", displayName: "Dora Dunn")
-            let carl = try await h.person(.carer, "carl", displayName: "Carl Carter")
-            let olly = try await h.person(.youngPerson, "olly", tenant: h.tenants[1])
+            let (admin, sam, alex, zoe, wendy) = try await (h.cast(.ada), h.cast(.sam), h.cast(.alex), h.cast(.zoe), h.cast(.wendy))
+            let (ivy, dora, carl, olly) = try await (h.cast(.ivy), h.cast(.dora), h.cast(.carl), h.cast(.olly, tenant: h.tenants[1]))
             try await h.assign(sam, wendy, .socialWorker, admin: admin)
             try await h.assign(zoe, wendy, .socialWorker, admin: admin)
             try await h.assign(alex, ivy, .socialWorker, admin: admin)
@@ -188,10 +178,7 @@ struct PromptsHTTPTests {
 
     @Test func theAgencysLimitOfOpenPromptsHoldsAgainstConcurrentSenders() async throws {
         try await withAccounts(poolSize: 8, tweak: { _, file in file.adultPrompts.maxOpenPerYoungPerson = 3 }) { h in
-            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
-            let sam = try await h.person(.youngPerson, "sam")
-            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
-            let carl = try await h.person(.carer, "carl", displayName: "Carl Carter")
+            let (admin, sam, wendy, carl) = try await (h.cast(.ada), h.cast(.sam), h.cast(.wendy), h.cast(.carl))
             try await h.assign(sam, wendy, .socialWorker, admin: admin)
             try await h.assign(sam, carl, .carer, admin: admin)
             let responses = try await withThrowingTaskGroup(of: GraphQLValue.self) { group in
@@ -223,12 +210,8 @@ struct PromptsHTTPTests {
 
     @Test func eachPersonSeesOnlyTheirOwnPrompts() async throws {
         try await withAccounts(tenants: 2) { h in
-            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
-            let sam = try await h.person(.youngPerson, "sam"), alex = try await h.person(.youngPerson, "alex")
-            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
-            let carl = try await h.person(.carer, "carl", displayName: "Carl Carter")
-            let ivy = try await h.person(.socialWorker, "ivy", displayName: "Ivy Irwin")
-            let dora = try await h.person(.socialWorker, "dora", displayName: "Dora Dunn")
+            let (admin, sam, alex, wendy) = try await (h.cast(.ada), h.cast(.sam), h.cast(.alex), h.cast(.wendy))
+            let (carl, ivy, dora) = try await (h.cast(.carl), h.cast(.ivy), h.cast(.dora))
             let wendys = try await h.assign(sam, wendy, .socialWorker, admin: admin)
             try await h.assign(sam, carl, .carer, admin: admin)
             try await h.assign(alex, ivy, .socialWorker, admin: admin)
@@ -257,7 +240,7 @@ struct PromptsHTTPTests {
                 #expect(subjects.allSatisfy { $0 != fromWendy.id && $0 != fromCarl.id }, "\(person.loginName)")
             }
             // Another agency's people: their own, empty; Sam's ids mean nothing there.
-            let olly = try await h.person(.youngPerson, "olly", tenant: h.tenants[1])
+            let olly = try await h.cast(.olly, tenant: h.tenants[1])
             let foreign = try await h.graphQL(PromptsHTTP.prompts, token: olly.token, tenant: h.tenants[1])
             #expect(foreign["data"]?["prompts"] == .list([]), "\(foreign.json)")
             let foreignDismiss = try await h.graphQL(PromptsHTTP.dismiss, ["id": fromWendy["id"]!], token: olly.token, tenant: h.tenants[1])
@@ -276,9 +259,7 @@ struct PromptsHTTPTests {
 
     @Test func theYoungPersonDismissesAPromptOnce() async throws {
         try await withAccounts { h in
-            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
-            let sam = try await h.person(.youngPerson, "sam")
-            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
+            let (admin, sam, wendy) = try await (h.cast(.ada), h.cast(.sam), h.cast(.wendy))
             try await h.assign(sam, wendy, .socialWorker, admin: admin)
             let sent = try await h.sendPrompt("Not now?", to: sam, from: wendy)
             let dismissed = try await h.data(PromptsHTTP.dismiss, "dismissPrompt", ["id": sent["id"]!], as: sam)

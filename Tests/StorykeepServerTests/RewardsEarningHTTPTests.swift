@@ -15,10 +15,7 @@ import Testing
 @Suite("Rewards: earning over HTTP")
 struct RewardsEarningHTTPTests {
     @Test func newEntriesPayWithinTheDailyLimitOfTheTenantsDay() async throws {
-        try await withAccounts(tweak: RewardsHTTP.tenant()) { h in
-            let sam = try await h.person(.youngPerson, "sam")
-            // 23:30 in London (BST) on 10 June.
-            h.clock.set("2026-06-10T22:30:00Z")
+        try await RewardsHTTP.withSam(at: "2026-06-10T22:30:00Z") { h, sam in  // 23:30 in London (BST) on 10 June.
             var earned: [GraphQLValue] = []
             for _ in 1...4 { earned.append(try #require(try await h.write(sam)["rewardsEarned"])) }
             // The first pays its rule and completes an achievement; the limit (3 a day) stops the fourth.
@@ -88,9 +85,7 @@ struct RewardsEarningHTTPTests {
     }
 
     @Test func anEntryPaysOnceWhateverBecomesOfIt() async throws {
-        try await withAccounts(tweak: RewardsHTTP.tenant()) { h in
-            let sam = try await h.person(.youngPerson, "sam")
-            h.clock.set("2026-06-10T10:00:00Z")
+        try await RewardsHTTP.withSam(at: "2026-06-10T10:00:00Z") { h, sam in
             let entry = try await h.write(sam)
             let id = try #require(entry["id"])
             #expect(entry["rewardsEarned"]?["stars"] == .int(5))
@@ -111,9 +106,7 @@ struct RewardsEarningHTTPTests {
     }
 
     @Test func achievementsAreEarnedOnceAndListedWithThoseToEarn() async throws {
-        try await withAccounts(tweak: RewardsHTTP.tenant()) { h in
-            let sam = try await h.person(.youngPerson, "sam")
-            h.clock.set("2026-06-10T10:00:00Z")
+        try await RewardsHTTP.withSam(at: "2026-06-10T10:00:00Z") { h, sam in
             let tags = try await ["school", "friends", "music"].asyncMap { name in
                 try #require(try await h.data("mutation($n: String!) { createTag(name: $n) { id } }", "createTag", ["n": .string(name)], as: sam)["id"])
             }

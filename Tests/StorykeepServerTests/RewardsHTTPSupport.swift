@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import GraphQL
+import HummingbirdTesting
 import NIOCore
 import Postgres
 import Storykeep
@@ -54,6 +55,20 @@ enum RewardsHTTP {
             file.modules = sample.modules
             file.moodIcons = sample.moodIcons
             file.rewards = sample.rewards
+        }
+    }
+
+    /// Runs `test` with Sam, a young person of a fresh tenant with the rewards of ``tenant(_:)``,
+    /// once Sam is made and the test clock set to `moment` (an ISO 8601 instant), on `poolSize`
+    /// connections, in process or, with `setup: .live`, over a socket.
+    static func withSam(
+        at moment: String, poolSize: Int = 4, setup: TestingSetup = .router,
+        _ test: @escaping @Sendable (AccountsHarness, TestPerson) async throws -> Void
+    ) async throws {
+        try await withAccounts(poolSize: poolSize, setup: setup, tweak: tenant()) { h in
+            let sam = try await h.person(.youngPerson, "sam")
+            h.clock.set(moment)
+            try await test(h, sam)
         }
     }
 

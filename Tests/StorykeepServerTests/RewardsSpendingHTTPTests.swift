@@ -14,9 +14,7 @@ import Testing
 @Suite("Rewards: unlocking and profile choices over HTTP")
 struct RewardsSpendingHTTPTests {
     @Test func unlockingSpendsOnceAndNeverMoreThanTheBalance() async throws {
-        try await withAccounts(tweak: RewardsHTTP.tenant()) { h in
-            let sam = try await h.person(.youngPerson, "sam")
-            h.clock.set("2026-06-10T10:00:00Z")
+        try await RewardsHTTP.withSam(at: "2026-06-10T10:00:00Z") { h, sam in
             _ = try await h.write(sam)  // 2 + 3 (first entry)
             #expect(try await h.rewards(of: sam)["catalogue"]?.listValue?.map { "\($0["id"]?.stringValue ?? "") \($0["unlocked"] == .bool(true))" } == [
                 "theme-classic true", "theme-sunset false", "avatar-fox false", "moods-animals false", "sticker-star false",
@@ -58,9 +56,7 @@ struct RewardsSpendingHTTPTests {
     }
 
     @Test func twoUnlocksAtOnceCannotSpendTheSameStars() async throws {
-        try await withAccounts(poolSize: 4, tweak: RewardsHTTP.tenant()) { h in
-            let sam = try await h.person(.youngPerson, "sam")
-            h.clock.set("2026-06-10T10:00:00Z")
+        try await RewardsHTTP.withSam(at: "2026-06-10T10:00:00Z") { h, sam in
             for _ in 1...3 { _ = try await h.write(sam) }  // 2 + 3 + 2 + 2 = 9 stars
             h.clock.set("2026-06-11T10:00:00Z")
             _ = try await h.write(sam)  // 11
@@ -90,9 +86,7 @@ struct RewardsSpendingHTTPTests {
     }
 
     @Test func profileChoicesAreRefusedWhileLocked() async throws {
-        try await withAccounts(tweak: RewardsHTTP.tenant()) { h in
-            let sam = try await h.person(.youngPerson, "sam")
-            h.clock.set("2026-06-10T10:00:00Z")
+        try await RewardsHTTP.withSam(at: "2026-06-10T10:00:00Z") { h, sam in
             for (field, value, price) in [("theme", "theme-sunset", 10), ("avatar", "avatar-fox", 15), ("moodIconSet", "moods-animals", 8)] {
                 let refused = try await h.graphQL(RewardsHTTP.updateProfile, ["i": .object([field: .string(value), "displayName": .string("Sammy")])], token: sam.token)
                 #expect(refused.errorCode == "BAD_USER_INPUT", "\(field)")

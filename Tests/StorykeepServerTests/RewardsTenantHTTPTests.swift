@@ -68,9 +68,7 @@ struct RewardsTenantHTTPTests {
     }
 
     @Test func changingTheRulesChangesLaterEarningsOnly() async throws {
-        try await withAccounts(tweak: RewardsHTTP.tenant()) { h in
-            let sam = try await h.person(.youngPerson, "sam")
-            h.clock.set("2026-06-10T10:00:00Z")
+        try await RewardsHTTP.withSam(at: "2026-06-10T10:00:00Z") { h, sam in
             _ = try await h.write(sam)
             // The agency pays 7 a new entry from now, renames the achievement and drops a rule.
             let before = try #require(try await TenantStore(pool: h.app).all().first { $0.id == h.tenant.id })
@@ -112,9 +110,7 @@ struct RewardsTenantHTTPTests {
     /// once over a real socket, end with exactly what the rules allow (3 entries paid a day, one
     /// check-in), each achievement once, and the ledger's sum is `me.rewards.stars`.
     @Test func fiftyEntriesAndTwentyCheckInsAtOnceEarnExactlyWhatTheRulesAllow() async throws {
-        try await withAccounts(poolSize: 8, setup: .live, tweak: RewardsHTTP.tenant()) { h in
-            let sam = try await h.person(.youngPerson, "sam")
-            h.clock.set("2026-06-10T10:00:00Z")
+        try await RewardsHTTP.withSam(at: "2026-06-10T10:00:00Z", poolSize: 8, setup: .live) { h, sam in
             let port = try #require(h.client.port, "a live server")
             // Two check-ins in every seven requests, changing the mood; all sent at once, each on a
             // connection of the client's pool.

@@ -22,12 +22,8 @@ struct SafetyHTTPTests {
 
     @Test func raisingTellsEachSocialWorkerWhoActsOnItAndTheYoungPersonSeesThatSomeoneHas() async throws {
         try await withAccounts { h in
-            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
-            let sam = try await h.person(.youngPerson, "sam")
-            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
-            let ivy = try await h.person(.socialWorker, "ivy", displayName: "Ivy Irwin")
-            let dora = try await h.person(.socialWorker, "dora", displayName: "Dora Dunn")
-            let carl = try await h.person(.carer, "carl", displayName: "Carl Carter")
+            let (admin, sam, wendy) = try await (h.cast(.ada), h.cast(.sam), h.cast(.wendy))
+            let (ivy, dora, carl) = try await (h.cast(.ivy), h.cast(.dora), h.cast(.carl))
             try await h.assign(sam, wendy, .socialWorker, admin: admin)
             try await h.assign(sam, ivy, .socialWorker, admin: admin)
             try await h.assign(sam, dora, .otherProfessional, admin: admin)
@@ -99,7 +95,7 @@ struct SafetyHTTPTests {
 
     @Test func aMessageIsNeverRefused() async throws {
         try await withAccounts { h in
-            let sam = try await h.person(.youngPerson, "sam")
+            let sam = try await h.cast(.sam)
             let composed = try h.engine.schemas.schema(for: h.tenant.file)
             #expect(composed.argumentsAdmittingNUL == ["Mutation.raiseSafetyAlert(message:)"])
 
@@ -124,7 +120,7 @@ struct SafetyHTTPTests {
 
     @Test func anAlertStandsWhenAnotherFieldOfTheRequestFails() async throws {
         try await withAccounts { h in
-            let sam = try await h.person(.youngPerson, "sam")
+            let sam = try await h.cast(.sam)
             let response = try await h.graphQL(
                 #"mutation { raiseSafetyAlert(message: "help") { id } dismissPrompt(id: "nope") { id } }"#, token: sam.token)
             // The failed non-null field nulls the whole answer, but the alert was kept.
@@ -137,13 +133,10 @@ struct SafetyHTTPTests {
 
     @Test func whatNobodyAcknowledgesGoesToTheAdminsOnceByTheServer() async throws {
         try await withAccounts(tweak: { _, file in file.safety.escalateAfterMinutes = 10 }) { h in
-            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
+            let admin = try await h.cast(.ada)
             let bea = try await h.person(.agencyAdmin, "bea", displayName: "Bea Boss")
             let gone = try await h.person(.agencyAdmin, "gil", displayName: "Gil Gone")
-            let sam = try await h.person(.youngPerson, "sam"), alex = try await h.person(.youngPerson, "alex")
-            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
-            let carl = try await h.person(.carer, "carl", displayName: "Carl Carter")
-            let ivy = try await h.person(.socialWorker, "ivy", displayName: "Ivy Irwin")
+            let (sam, alex, wendy, carl, ivy) = try await (h.cast(.sam), h.cast(.alex), h.cast(.wendy), h.cast(.carl), h.cast(.ivy))
             try await h.assign(sam, wendy, .socialWorker, admin: admin)
             try await h.assign(alex, carl, .carer, admin: admin)
             try await h.assign(alex, ivy, .socialWorker, admin: admin)
@@ -214,15 +207,9 @@ struct SafetyHTTPTests {
 
     @Test func eachFieldIsForItsPeopleAndBadInputChangesNothing() async throws {
         try await withAccounts(tenants: 2) { h in
-            let admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
-            let sam = try await h.person(.youngPerson, "sam"), alex = try await h.person(.youngPerson, "alex")
-            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
-            let ivy = try await h.person(.socialWorker, "ivy", displayName: "Ivy Irwin")
-            let dora = try await h.person(.socialWorker, "dora", displayName: "Dora Dunn")
-            let carl = try await h.person(.carer, "carl", displayName: "Carl Carter")
-            let olly = try await h.person(.youngPerson, "olly", tenant: h.tenants[1])
-            let will = try await h.person(.socialWorker, "will", displayName: "Will Foreign", tenant: h.tenants[1])
-            let fay = try await h.person(.agencyAdmin, "fay", displayName: "Fay Foreign", tenant: h.tenants[1])
+            let (admin, sam, alex, wendy, ivy) = try await (h.cast(.ada), h.cast(.sam), h.cast(.alex), h.cast(.wendy), h.cast(.ivy))
+            let (dora, carl, olly) = try await (h.cast(.dora), h.cast(.carl), h.cast(.olly, tenant: h.tenants[1]))
+            let (will, fay) = try await (h.cast(.will, tenant: h.tenants[1]), h.cast(.fay, tenant: h.tenants[1]))
             let ivys = try await h.assign(sam, ivy, .socialWorker, admin: admin)
             try await h.assign(sam, wendy, .socialWorker, admin: admin)
             try await h.assign(sam, carl, .carer, admin: admin)
@@ -300,7 +287,7 @@ struct SafetyHTTPTests {
                 "url": .string("https://www.childline.org.uk"),
             ]))
             #expect(lines.last?["phone"] == .null)
-            let sam = try await h.person(.youngPerson, "sam")
+            let sam = try await h.cast(.sam)
             #expect(try await h.data(query, "safety", as: sam)["helplines"]?.listValue?.count == 2)
             let other = try await h.graphQL(query, tenant: h.tenants[1])
             #expect(other["data"]?["safety"]?["helplines"] == .list([]))

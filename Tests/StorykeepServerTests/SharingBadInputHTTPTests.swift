@@ -14,8 +14,7 @@ struct SharingBadInputHTTPTests {
     static let tooLong = String(repeating: "e\u{301}", count: 250) + "!"
 
     @Test func sharingIsRefusedForAnyoneOutsideTheTeamNow() async throws {
-        try await withAccounts(tenants: 2, tweak: SharingHTTP.tenant) { h in
-            let agency = try await SharingAgency(h)
+        try await withSharingAgency(tenants: 2) { h, agency in
             let (a, w, c) = (agency.a, agency.w, agency.c)
             let entry = try await h.write("Mine alone", as: a)
             let elsewhere = try await h.person(.socialWorker, "otto", tenant: h.tenants[1])
@@ -74,8 +73,7 @@ struct SharingBadInputHTTPTests {
     }
 
     @Test func unsharingNamesOnlyPeopleItIsSharedWith() async throws {
-        try await withAccounts(tweak: SharingHTTP.tenant) { h in
-            let agency = try await SharingAgency(h)
+        try await withSharingAgency { h, agency in
             let (a, w, c) = (agency.a, agency.w, agency.c)
             let entry = try await h.write("Shared with Wendy", as: a)
             try await h.share(entry, with: [w], as: a)
@@ -92,8 +90,7 @@ struct SharingBadInputHTTPTests {
     }
 
     @Test func adultsReadOnlyTheirOwnYoungPeoplesSharesAndTheirOwnShares() async throws {
-        try await withAccounts(tenants: 2, tweak: SharingHTTP.tenant) { h in
-            let agency = try await SharingAgency(h)
+        try await withSharingAgency(tenants: 2) { h, agency in
             let (a, w, c) = (agency.a, agency.w, agency.c)
             let entry = try await h.write("For Wendy", as: a)
             let share = try #require(try await h.share(entry, with: [w], as: a).first?["id"])

@@ -12,8 +12,7 @@ import Testing
 @Suite("Sharing over HTTP")
 struct SharingHTTPTests {
     @Test func aYoungPersonSharesAndTheirWorkerReadsMarksSeenAndReplies() async throws {
-        try await withAccounts(tweak: SharingHTTP.tenant) { h in
-            let agency = try await SharingAgency(h)
+        try await withSharingAgency { h, agency in
             let (a, w, c) = (agency.a, agency.w, agency.c)
             let tag = try await h.tag("school", as: a)
             let photo = try await h.uploadMedia(SampleMedia.png, contentType: "image/png", token: a.token)
@@ -111,8 +110,7 @@ struct SharingHTTPTests {
     }
 
     @Test func sharedWithMePagesNewestFirstAndUnseenOnly() async throws {
-        try await withAccounts(tenants: 2, tweak: SharingHTTP.tenant) { h in
-            let agency = try await SharingAgency(h)
+        try await withSharingAgency(tenants: 2) { h, agency in
             let (a, w) = (agency.a, agency.w)
             var entries: [GraphQLValue] = []
             for index in 1...25 {
@@ -162,8 +160,7 @@ struct SharingHTTPTests {
     }
 
     @Test func whoMayCallWhat() async throws {
-        try await withAccounts(tweak: SharingHTTP.tenant) { h in
-            let agency = try await SharingAgency(h)
+        try await withSharingAgency { h, agency in
             let entry = try await h.write("Mine", as: agency.a)
             let share = try #require(try await h.share(entry, with: [agency.w], as: agency.a).first?["id"])
             let adminToken = agency.admin.token

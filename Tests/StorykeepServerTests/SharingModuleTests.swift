@@ -44,8 +44,7 @@ private struct SharingListener: ListenerModule {
 @Suite("Sharing: events")
 struct SharingModuleTests {
     @Test func eachChangeIsPublishedOnceInItsTransaction() async throws {
-        try await withAccounts(tweak: SharingHTTP.tenant) { h in
-            let agency = try await SharingAgency(h)
+        try await withSharingAgency { h, agency in
             let (a, w, c) = (agency.a, agency.w, agency.c)
             let listener = SharingListener(names: [a.id: "A", w.id: "W", c.id: "C", agency.w2.id: "W2"])
             let entry = try await h.write("Mine", as: a)

@@ -92,8 +92,7 @@ struct SharingPrivacyHTTPTests {
     }
 
     @Test func onlyTheSharedWorkerReadsAndOnlyWhatWasShared() async throws {
-        try await withAccounts(tenants: 2, tweak: SharingHTTP.tenant) { h in
-            let agency = try await SharingAgency(h)
+        try await withSharingAgency(tenants: 2) { h, agency in
             let (a, w) = (agency.a, agency.w)
             let j = try await Journal(h, a)
             try await h.share(j.e1, with: [w], message: "for you", as: a)

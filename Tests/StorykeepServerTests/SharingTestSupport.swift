@@ -43,17 +43,23 @@ struct SharingAgency {
     let wAssignment: GraphQLValue, cAssignment: GraphQLValue
 
     init(_ h: AccountsHarness) async throws {
-        admin = try await h.person(.agencyAdmin, "ada", displayName: "Ada Admin")
-        a = try await h.person(.youngPerson, "sam")
+        (admin, a) = try await (h.cast(.ada), h.cast(.sam))
         b = try await h.person(.youngPerson, "bea")
-        w = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
-        c = try await h.person(.carer, "carl", displayName: "Carl Carter")
+        (w, c) = try await (h.cast(.wendy), h.cast(.carl))
         w2 = try await h.person(.socialWorker, "will", displayName: "Will Wade")
         w3 = try await h.person(.socialWorker, "vera", displayName: "Vera Vine")
         wAssignment = try #require(try await h.assign(a, w, .socialWorker, admin: admin)["id"])
         cAssignment = try #require(try await h.assign(a, c, .carer, admin: admin)["id"])
         try await h.assign(b, w2, .socialWorker, admin: admin)
     }
+}
+
+/// Runs `test` against the server with `tenants` fresh tenants that have sharing on
+/// (``SharingHTTP/tenant``), and the ``SharingAgency`` made in the first.
+func withSharingAgency(
+    tenants: Int = 1, _ test: @escaping @Sendable (AccountsHarness, SharingAgency) async throws -> Void
+) async throws {
+    try await withAccounts(tenants: tenants, tweak: SharingHTTP.tenant) { h in try await test(h, try await SharingAgency(h)) }
 }
 
 extension AccountsHarness {

@@ -78,6 +78,18 @@ struct CaseloadDatabase {
         try await pools.assign(youngPerson, adult, relationship, by: tenant.context(tenant.admin)).id
     }
 
+    /// The teams the policy tests of the modules built on the caseload start from, assigned by
+    /// the admin in this order: Wendy (social worker) and Carl (carer) look after Sam, Ivy
+    /// (social worker) looks after Alex. The assignments' ids.
+    @discardableResult
+    func assignTeams() async throws -> (samWendy: UUID, samCarl: UUID, alexIvy: UUID) {
+        let t = tenant
+        return (
+            try await assign(t.sam, t.wendy, .socialWorker), try await assign(t.sam, t.carl, .carer),
+            try await assign(t.alex, t.ivy, .socialWorker)
+        )
+    }
+
     /// Ends the assignment `id` as the tenant's admin.
     func end(_ id: UUID) async throws {
         try await pools.endAssignment(id, by: tenant.context(tenant.admin))

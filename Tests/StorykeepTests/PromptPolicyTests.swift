@@ -45,9 +45,7 @@ struct PromptPolicyTests {
     @Test func aPromptIsSeenByItsYoungPersonAndByItsAdultWhileTheyLookAfterThem() async throws {
         try await CaseloadDatabase.run { db in
             let t = db.tenant
-            let wendys = try await db.assign(t.sam, t.wendy, .socialWorker)
-            try await db.assign(t.sam, t.carl, .carer)
-            try await db.assign(t.alex, t.ivy, .socialWorker)
+            let wendys = try await db.assignTeams().samWendy
             let fromWendy = try await db.sendPrompt(t.sam, from: t.wendy)
             let fromCarl = try await db.sendPrompt(t.sam, from: t.carl)
             let toAlex = try await db.sendPrompt(t.alex, from: t.ivy)

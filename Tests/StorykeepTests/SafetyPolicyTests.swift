@@ -34,9 +34,7 @@ struct SafetyPolicyTests {
     @Test func anAlertIsSeenByItsYoungPersonAndTheirSocialWorkersAndByAdminsOnceEscalated() async throws {
         try await CaseloadDatabase.run { db in
             let t = db.tenant
-            let wendys = try await db.assign(t.sam, t.wendy, .socialWorker)
-            try await db.assign(t.sam, t.carl, .carer)
-            try await db.assign(t.alex, t.ivy, .socialWorker)
+            let wendys = try await db.assignTeams().samWendy
             let alert = try await db.raiseAlert(t.sam)
 
             #expect(try await db.ids(t.sam, Self.alerts) == [alert])
@@ -94,9 +92,7 @@ struct SafetyPolicyTests {
     @Test func eachPersonChangesOnlyWhatIsTheirsToChange() async throws {
         try await CaseloadDatabase.run { db in
             let t = db.tenant
-            try await db.assign(t.sam, t.wendy, .socialWorker)
-            try await db.assign(t.sam, t.carl, .carer)
-            try await db.assign(t.alex, t.ivy, .socialWorker)
+            try await db.assignTeams()
             let alert = try await db.raiseAlert(t.sam)
             let raise = "insert into safety_alerts (tenant_id, young_person_id, message) values (current_tenant_id(), $1, 'help')"
             // Raised by a young person, for themselves, open and now.

@@ -127,9 +127,7 @@ struct SharingPolicyTests {
     @Test func onlyTheSharedWorkerReadsAndOnlyWhatWasShared() async throws {
         try await CaseloadDatabase.run { db in
             let t = db.tenant
-            let wendyAssignment = try await db.assign(t.sam, t.wendy, .socialWorker)
-            try await db.assign(t.sam, t.carl, .carer)
-            try await db.assign(t.alex, t.ivy, .socialWorker)
+            let wendyAssignment = try await db.assignTeams().samWendy
             let vera = try await db.unassignedWorker()
             let j = try await SamsJournal(db)
             try await db.share(j.e1, with: t.wendy)

@@ -9,7 +9,7 @@ public struct AccountsModule: StorykeepModule {
 
     public var name: String { "accounts" }
     public var switchedBy: TenantModule? { nil }
-    public var tenantSettings: [any TenantSettings.Type] { [AccountsSettings.self] }
+    public var tenantSettings: [any TenantSettings.Type] { [TenantSection<LockoutPolicy>.self, TenantSection<PasswordPolicy>.self] }
 
     public func register(_ module: inout ModuleRegistry) {
         let admins = FieldAccess.roles([.agencyAdmin])

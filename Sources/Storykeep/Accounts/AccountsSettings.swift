@@ -1,41 +1,29 @@
 public import StorykeepCore
 
-/// The accounts module's part of a tenant file: `lockout` and `passwords`.
-public struct AccountsSettings: TenantSettings {
-    public static let keys = CodingKeys.allCases.map(\.rawValue)
-
-    /// `lockout`: back-off after failed logins.
-    public var lockout: LockoutPolicy
-    /// `passwords`: what a password must be.
-    public var passwords: PasswordPolicy
-
-    public enum CodingKeys: String, CodingKey, CaseIterable { case lockout, passwords }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        lockout = try c.decode(LockoutPolicy.self, forKey: .lockout, default: LockoutPolicy())
-        passwords = try c.decode(PasswordPolicy.self, forKey: .passwords, default: PasswordPolicy())
-    }
-}
+// The accounts module's part of a tenant file: `lockout` and `passwords`, a section each
+// (`TenantSection`).
 
 extension TenantFile {
-    /// `lockout` (``AccountsSettings``).
+    /// `lockout`: back-off after failed logins.
     public var lockout: LockoutPolicy {
-        get { self[AccountsSettings.self].lockout }
-        set { self[AccountsSettings.self].lockout = newValue }
+        get { self[LockoutPolicy.self] }
+        set { self[LockoutPolicy.self] = newValue }
     }
 
-    /// `passwords` (``AccountsSettings``).
+    /// `passwords`: what a password must be.
     public var passwords: PasswordPolicy {
-        get { self[AccountsSettings.self].passwords }
-        set { self[AccountsSettings.self].passwords = newValue }
+        get { self[PasswordPolicy.self] }
+        set { self[PasswordPolicy.self] = newValue }
     }
 }
 
 /// `lockout:` in a tenant file: after `freeAttempts` failures in a row, the n-th further failure
 /// locks the name for 2^n seconds, never longer than `maxBackoffSeconds` (issue 4: from the 3rd
 /// failure, so 2 free attempts by default; see `Lockout`).
-public struct LockoutPolicy: Codable, Sendable, Equatable {
+public struct LockoutPolicy: TenantFileValue {
+    public static let tenantFileKey = "lockout"
+    public static let defaultValue = LockoutPolicy()
+
     /// `freeAttempts` (default 2, 1–20).
     public var freeAttempts: Int
     /// `maxBackoffSeconds` (default 900, 1–86400).
@@ -56,7 +44,10 @@ public struct LockoutPolicy: Codable, Sendable, Equatable {
 }
 
 /// `passwords:` in a tenant file.
-public struct PasswordPolicy: Codable, Sendable, Equatable {
+public struct PasswordPolicy: TenantFileValue {
+    public static let tenantFileKey = "passwords"
+    public static let defaultValue = PasswordPolicy()
+
     /// `minLength` (default 10, 10–128): characters a new password needs at least.
     public var minLength: Int
 

@@ -12,7 +12,7 @@ public struct ArchiveModule: StorykeepModule {
 
     public var name: String { "archive" }
     public var switchedBy: TenantModule? { .archive }
-    public var tenantSettings: [any TenantSettings.Type] { [ArchiveSettings.self] }
+    public var tenantSettings: [any TenantSettings.Type] { [TenantSection<ArchivePolicy>.self] }
 
     public func backgroundJobs(_ config: StorykeepConfig) -> [BackgroundJob] {
         [Self.purgeJob(interval: config.archive.purgeInterval)]

@@ -35,6 +35,19 @@ public struct Page<Item: Sendable, Position: CursorPosition>: Sendable {
     }
 }
 
+/// How many items a module's list or page holds (its argument `first`): 0 to ``max``.
+public enum PageSize {
+    /// The most items one list or page holds.
+    public static let max = 100
+
+    /// Throws BAD_USER_INPUT on `first` unless `first` is 0 to ``max``.
+    public static func check(_ first: Int) throws {
+        guard (0...max).contains(first) else {
+            throw GraphQLError.badUserInput(field: "first", "first: must be 0 to \(max).")
+        }
+    }
+}
+
 extension ResolverContext {
     /// The signed cursors of this tenant's lists.
     public var cursors: Cursors { Cursors(tenant: tenant) }

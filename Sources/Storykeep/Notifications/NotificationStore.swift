@@ -29,9 +29,6 @@ public typealias NotificationPosition = MomentPosition<NotificationList>
 /// read. Each function is one statement of NotificationStatements (marking, two); the policies of
 /// Migrations/0011_notifications.sql show a person their own and nobody else's.
 public struct NotificationStore<Database: PostgresQueryable>: Sendable {
-    /// The most notifications one page holds, and the most ids one `markRead` takes.
-    public static var maxPageSize: Int { 100 }
-
     /// The transaction the store runs its statements in.
     public let database: Database
 
@@ -43,9 +40,7 @@ public struct NotificationStore<Database: PostgresQueryable>: Sendable {
     public func notifications(
         first: Int, after: NotificationPosition? = nil, unreadOnly: Bool = false
     ) async throws -> Page<Notification, NotificationPosition> {
-        guard (0...Self.maxPageSize).contains(first) else {
-            throw GraphQLError.badUserInput(field: "first", "first: must be 0 to \(Self.maxPageSize).")
-        }
+        try PageSize.check(first)
         let position = after ?? .pastNewest
         let rows = try await database.query(
             unreadOnly ? NotificationStatements.unreadPage : NotificationStatements.page, position.moment, position.id, first + 1)
@@ -64,13 +59,13 @@ public struct NotificationStore<Database: PostgresQueryable>: Sendable {
 
     /// Marks the person's notifications `ids` read (all of them when nil; those already read keep
     /// when they were read) and returns how many stay unread. Refused, changing nothing, when
-    /// `ids` has more than ``maxPageSize`` ids (BAD_USER_INPUT on `ids`) or one that is not the
-    /// person's (NOT_FOUND).
+    /// `ids` has more ids than a page holds, ``PageSize/max`` (BAD_USER_INPUT on `ids`), or one
+    /// that is not the person's (NOT_FOUND).
     public func markRead(ids: [UUID]?) async throws -> Int {
         if let ids {
             let ids = Array(Set(ids))
-            guard ids.count <= Self.maxPageSize else {
-                throw GraphQLError.badUserInput(field: "ids", "ids: at most \(Self.maxPageSize) at a time.")
+            guard ids.count <= PageSize.max else {
+                throw GraphQLError.badUserInput(field: "ids", "ids: at most \(PageSize.max) at a time.")
             }
             // One statement: the update runs only if every id is the person's.
             let found = try await database.query(NotificationStatements.markRead, ids, ids.count)[0].decode(Int.self, at: 0)

@@ -1,7 +1,7 @@
 /// The SQL of prompts from adults: what `PromptStore` runs, as the young person or the adult the
 /// transaction runs for, under the policies of Migrations/0013_prompts.sql. Values only as the
 /// parameters listed above each statement; no value is spliced into the text, only the constant
-/// fragment ``promptsWithPeople`` that the statements returning prompts share.
+/// fragment ``promptsWithPeople(from:)`` that the statements returning prompts share.
 ///
 /// A statement that returns prompts selects the columns `PromptRows.prompt` reads: the prompt's
 /// id, text, sent_at, dismissed_at, answered_at and answered_entry_id, then four for its young
@@ -23,15 +23,8 @@ enum PromptStatements {
               and yp.id in (select p from current_assigned_people() as p)
             returning tenant_id, id, young_person_id, adult_id, text, sent_at, dismissed_at, answered_at, answered_entry_id
         )
-        select s.id, s.text, s.sent_at, s.dismissed_at, s.answered_at, s.answered_entry_id,
-               yp.id, yp.role::text, coalesce(ypr.display_name, yp.display_name), ypr.avatar,
-               ad.id, ad.role::text, coalesce(adr.display_name, ad.display_name), adr.avatar
-        from sent s
-        join people yp on yp.tenant_id = s.tenant_id and yp.id = s.young_person_id
-        left join profiles ypr on ypr.tenant_id = yp.tenant_id and ypr.person_id = yp.id
-        left join people ad on ad.tenant_id = s.tenant_id and ad.id = s.adult_id
-        left join profiles adr on adr.tenant_id = ad.tenant_id and adr.person_id = ad.id
-        """
+
+        """ + promptsWithPeople(from: "sent pr")
 
     /// Whether the context's person looks after the young person $1 now (a current assignment,
     /// the young person not switched off).
@@ -43,7 +36,7 @@ enum PromptStatements {
         """
 
     /// The prompts the context's person sent to the young person $1, newest first, at most $2.
-    static let sent = promptsWithPeople + """
+    static let sent = promptsWithPeople(from: "adult_prompts pr") + """
         where pr.tenant_id = current_tenant_id() and pr.adult_id = current_person_id() and pr.young_person_id = $1
         order by pr.sent_at desc, pr.id desc
         limit $2
@@ -53,7 +46,7 @@ enum PromptStatements {
 
     /// The context's person's prompts, newest first, at most $3: the prompt $1 alone, or every
     /// one (when null); those open when $2 is true, those closed when false, all when null.
-    static let received = promptsWithPeople + """
+    static let received = promptsWithPeople(from: "adult_prompts pr") + """
         where pr.tenant_id = current_tenant_id() and pr.young_person_id = current_person_id()
           and ($1::uuid is null or pr.id = $1)
           and ($2::boolean is null or (pr.answered_at is null and pr.dismissed_at is null) = $2)
@@ -94,17 +87,20 @@ enum PromptStatements {
         where tenant_id = current_tenant_id() and young_person_id = current_person_id() and id = $1
         """
 
-    /// The columns of a prompt and its two people, from `adult_prompts pr` and their people and
-    /// profiles: what the statements returning prompts begin with.
-    private static let promptsWithPeople = """
+    /// The columns of prompts and their two people, from `prompts` (`adult_prompts pr`, or a CTE
+    /// of such rows named `pr`) and their people and profiles: what the statements returning
+    /// prompts begin with (or, after a CTE, are).
+    private static func promptsWithPeople(from prompts: StaticString) -> String {
+        """
         select pr.id, pr.text, pr.sent_at, pr.dismissed_at, pr.answered_at, pr.answered_entry_id,
                yp.id, yp.role::text, coalesce(ypr.display_name, yp.display_name), ypr.avatar,
                ad.id, ad.role::text, coalesce(adr.display_name, ad.display_name), adr.avatar
-        from adult_prompts pr
+        from \(prompts)
         join people yp on yp.tenant_id = pr.tenant_id and yp.id = pr.young_person_id
         left join profiles ypr on ypr.tenant_id = yp.tenant_id and ypr.person_id = yp.id
         left join people ad on ad.tenant_id = pr.tenant_id and ad.id = pr.adult_id
         left join profiles adr on adr.tenant_id = ad.tenant_id and adr.person_id = ad.id
 
         """
+    }
 }

@@ -9,9 +9,6 @@ import StorykeepCore
 /// The policies of Migrations/0013_prompts.sql hold who may do what, and its triggers the limit
 /// of open prompts; the store turns their refusals into errors that name the argument at fault.
 public struct PromptStore<Database: PostgresQueryable>: Sendable {
-    /// The most prompts one list holds.
-    public static var maxListSize: Int { 100 }
-
     /// The transaction the store runs its statements in.
     public let database: Database
 
@@ -44,7 +41,7 @@ public struct PromptStore<Database: PostgresQueryable>: Sendable {
     /// The newest `first` prompts the person sent to the young person `youngPersonID`, whom they
     /// must look after now (else BAD_USER_INPUT on `youngPersonId`).
     public func sent(to youngPersonID: UUID, first: Int) async throws -> [AdultPrompt] {
-        try Self.checkFirst(first)
+        try PageSize.check(first)
         guard try await database.query(PromptStatements.looksAfter, youngPersonID)[0].decode(Bool.self, at: 0) else {
             throw Self.notLookedAfter
         }
@@ -54,7 +51,7 @@ public struct PromptStore<Database: PostgresQueryable>: Sendable {
     /// The newest `first` of the person's own prompts: open ones (`open` true), closed ones
     /// (false) or all (nil).
     public func received(open: Bool?, first: Int) async throws -> [AdultPrompt] {
-        try Self.checkFirst(first)
+        try PageSize.check(first)
         return try await database.query(PromptStatements.received, nil as UUID?, open, first).map(PromptRows.prompt)
     }
 
@@ -97,12 +94,6 @@ public struct PromptStore<Database: PostgresQueryable>: Sendable {
 
     private static var notLookedAfter: GraphQLError {
         .badUserInput(field: "youngPersonId", "You can send prompts only to the young people you look after now.")
-    }
-
-    private static func checkFirst(_ first: Int) throws {
-        guard (0...maxListSize).contains(first) else {
-            throw GraphQLError.badUserInput(field: "first", "first: must be 0 to \(maxListSize).")
-        }
     }
 }
 

@@ -20,7 +20,7 @@ public struct PromptsModule: StorykeepModule {
 
     public var name: String { "prompts" }
     public var switchedBy: TenantModule? { nil }
-    public var tenantSettings: [any TenantSettings.Type] { [PromptSettings.self] }
+    public var tenantSettings: [any TenantSettings.Type] { [TenantSection<AdultPromptPolicy>.self] }
 
     /// The notification a young person gets for a prompt; its subject is the prompt (`prompt`).
     public static let promptReceivedKind = "promptReceived"

@@ -1,5 +1,7 @@
 /// The SQL of `Earning`: paying the tenant's rules and awarding achievements, for the young
-/// person the transaction runs as. Values only as the parameters listed above each statement.
+/// person the transaction runs as. Values only as the parameters listed above each statement; no
+/// value is spliced into the text, only the constant fragments at the end that several
+/// statements share.
 ///
 /// Each event is one statement, and nothing in it is read, then written on what was read
 /// (Migrations/0015_rewards.sql, "NO DOUBLE PAY"): a count or a day's counter is raised by an
@@ -31,34 +33,14 @@ enum EarningStatements {
             on conflict (tenant_id, person_id, counter) do update set value = c.value + 1
             returning c.counter, c.value
         ), rules as (
-            select r.id, r.stars, r.daily_limit
+            select r.id, r.stars, r.daily_limit, 'entryCreated' as cause
             from unnest($4::text[], $5::int[], $6::int[]) as r (id, stars, daily_limit)
-        ), slots as (
-            insert into reward_day_payments as d (tenant_id, person_id, rule_id, day, payments, daily_limit)
-            select current_tenant_id(), current_person_id(), r.id, $1, 1, r.daily_limit
-            from rules r
-            where r.daily_limit is not null and exists (select from counted)
-            on conflict (tenant_id, person_id, rule_id, day) do update
-                set payments = d.payments + 1, daily_limit = excluded.daily_limit
-                where d.payments < excluded.daily_limit
-            returning d.rule_id
-        ), paid as (
-            insert into star_ledger (tenant_id, person_id, cause, source_id, entry_id, day, stars)
-            select current_tenant_id(), current_person_id(), 'entryCreated', r.id, $2, $1, r.stars
-            from rules r
-            where r.daily_limit is null or r.id in (select rule_id from slots)
-            on conflict (tenant_id, person_id, cause, source_id, entry_id) where entry_id is not null do nothing
-            returning stars
-        )
+        ), \(daySlots), \(entryPaid)
         select (select coalesce(sum(stars), 0) from paid)::int,
                (select value from counted where counter = 'entries'),
                (select value from counted where counter <> 'entries'),
-               array(select a.achievement_id from reward_achievements a
-                     where a.tenant_id = current_tenant_id() and a.person_id = current_person_id()),
-               case when $7 then (select count(*)::int from tags t
-                                  where t.tenant_id = current_tenant_id() and t.owner_id = current_person_id()
-                                    and exists (select from entry_tags et where et.tenant_id = t.tenant_id and et.tag_id = t.id))
-               end
+               \(earnedAchievements),
+               case when $7 then \(tagsOnEntries) end
         """
 
     /// A check-in: the first of its day records the day with the streak it ends (the day before's
@@ -79,25 +61,11 @@ enum EarningStatements {
                                    and p.day = $1::date - 1), 0)
             on conflict (tenant_id, person_id, day) do nothing
             returning streak
-        ), counted as (
-            insert into reward_counts as c (tenant_id, person_id, counter, value)
-            select current_tenant_id(), current_person_id(), 'checkIns', 1 from first
-            on conflict (tenant_id, person_id, counter) do update set value = c.value + 1
-            returning c.value
-        ), rules as (
+        ), \(countedOnce("checkIns")), rules as (
             select r.id, r.stars, r.daily_limit, r.days
             from unnest($2::text[], $3::int[], $4::int[], $5::int[]) as r (id, stars, daily_limit, days), first f
             where r.days is null or f.streak % r.days = 0
-        ), slots as (
-            insert into reward_day_payments as d (tenant_id, person_id, rule_id, day, payments, daily_limit)
-            select current_tenant_id(), current_person_id(), r.id, $1, 1, r.daily_limit
-            from rules r
-            where r.daily_limit is not null and exists (select from counted)
-            on conflict (tenant_id, person_id, rule_id, day) do update
-                set payments = d.payments + 1, daily_limit = excluded.daily_limit
-                where d.payments < excluded.daily_limit
-            returning d.rule_id
-        ), paid as (
+        ), \(daySlots), paid as (
             insert into star_ledger (tenant_id, person_id, cause, source_id, day, stars)
             select current_tenant_id(), current_person_id(), case when r.days is null then 'checkIn' else 'streak' end,
                    r.id, $1, r.stars
@@ -109,8 +77,7 @@ enum EarningStatements {
         select (select coalesce(sum(stars), 0) from paid)::int,
                (select streak from first),
                (select value from counted),
-               array(select a.achievement_id from reward_achievements a
-                     where a.tenant_id = current_tenant_id() and a.person_id = current_person_id())
+               \(earnedAchievements)
         """
 
     /// An entry shared: the first time the entry is shared, raises the count `shares` and pays
@@ -125,36 +92,14 @@ enum EarningStatements {
             values (current_tenant_id(), current_person_id(), $2)
             on conflict (tenant_id, person_id, entry_id) do nothing
             returning entry_id
-        ), counted as (
-            insert into reward_counts as c (tenant_id, person_id, counter, value)
-            select current_tenant_id(), current_person_id(), 'shares', 1 from first
-            on conflict (tenant_id, person_id, counter) do update set value = c.value + 1
-            returning c.value
-        ), rules as (
-            select r.id, r.stars, r.daily_limit
+        ), \(countedOnce("shares")), rules as (
+            select r.id, r.stars, r.daily_limit, 'entryShared' as cause
             from unnest($3::text[], $4::int[], $5::int[]) as r (id, stars, daily_limit)
             where exists (select from first)
-        ), slots as (
-            insert into reward_day_payments as d (tenant_id, person_id, rule_id, day, payments, daily_limit)
-            select current_tenant_id(), current_person_id(), r.id, $1, 1, r.daily_limit
-            from rules r
-            where r.daily_limit is not null and exists (select from counted)
-            on conflict (tenant_id, person_id, rule_id, day) do update
-                set payments = d.payments + 1, daily_limit = excluded.daily_limit
-                where d.payments < excluded.daily_limit
-            returning d.rule_id
-        ), paid as (
-            insert into star_ledger (tenant_id, person_id, cause, source_id, entry_id, day, stars)
-            select current_tenant_id(), current_person_id(), 'entryShared', r.id, $2, $1, r.stars
-            from rules r
-            where r.daily_limit is null or r.id in (select rule_id from slots)
-            on conflict (tenant_id, person_id, cause, source_id, entry_id) where entry_id is not null do nothing
-            returning stars
-        )
+        ), \(daySlots), \(entryPaid)
         select (select coalesce(sum(stars), 0) from paid)::int,
                (select value from counted),
-               array(select a.achievement_id from reward_achievements a
-                     where a.tenant_id = current_tenant_id() and a.person_id = current_person_id())
+               \(earnedAchievements)
         """
 
     /// Awards the achievements given that the person has not earned yet, each kept as described
@@ -172,10 +117,7 @@ enum EarningStatements {
             where not exists (select from reward_achievements e
                               where e.tenant_id = current_tenant_id() and e.person_id = current_person_id()
                                 and e.achievement_id = a.id)
-              and (a.tags is null
-                   or a.tags <= (select count(*) from tags t
-                                 where t.tenant_id = current_tenant_id() and t.owner_id = current_person_id()
-                                   and exists (select from entry_tags et where et.tenant_id = t.tenant_id and et.tag_id = t.id)))
+              and (a.tags is null or a.tags <= \(tagsOnEntries))
         ), earned as (
             insert into reward_achievements (tenant_id, person_id, achievement_id, name, description, icon, stars)
             select current_tenant_id(), current_person_id(), d.id, d.name, d.description, d.icon, d.stars from due d
@@ -188,5 +130,64 @@ enum EarningStatements {
             on conflict (tenant_id, person_id, cause, source_id) where cause in ('achievement', 'unlock') do nothing
         )
         select achievement_id, stars, earned_at from earned
+        """
+
+    // MARK: Fragments several statements share (constants: no value is spliced into the text)
+
+    /// The CTE `slots`: takes one of today's ($1) payments of each rule of `rules` that has a
+    /// daily limit, once something was counted (`counted` returned a row), and returns the ids of
+    /// the rules it took one for; a rule whose day is full returns nothing (the conflict's update
+    /// does not happen). Raising the day's counter locks its row, so two at once queue.
+    private static let daySlots = """
+        slots as (
+            insert into reward_day_payments as d (tenant_id, person_id, rule_id, day, payments, daily_limit)
+            select current_tenant_id(), current_person_id(), r.id, $1, 1, r.daily_limit
+            from rules r
+            where r.daily_limit is not null and exists (select from counted)
+            on conflict (tenant_id, person_id, rule_id, day) do update
+                set payments = d.payments + 1, daily_limit = excluded.daily_limit
+                where d.payments < excluded.daily_limit
+            returning d.rule_id
+        )
+        """
+
+    /// The CTE `paid` of an entry's rules (`entryCreated`, `entryShared`): pays each rule of
+    /// `rules` (whose column `cause` names the event) for the entry $2 on the day $1, if it has no
+    /// daily limit or took a slot in `slots`, once per entry and rule; returns the stars paid.
+    private static let entryPaid = """
+        paid as (
+            insert into star_ledger (tenant_id, person_id, cause, source_id, entry_id, day, stars)
+            select current_tenant_id(), current_person_id(), r.cause, r.id, $2, $1, r.stars
+            from rules r
+            where r.daily_limit is null or r.id in (select rule_id from slots)
+            on conflict (tenant_id, person_id, cause, source_id, entry_id) where entry_id is not null do nothing
+            returning stars
+        )
+        """
+
+    /// The CTE `counted`: raises the person's count `counter` by one if `first` returned a row
+    /// (the first time of what it counts), and returns the new value.
+    private static func countedOnce(_ counter: StaticString) -> String {
+        """
+        counted as (
+            insert into reward_counts as c (tenant_id, person_id, counter, value)
+            select current_tenant_id(), current_person_id(), '\(counter)', 1 from first
+            on conflict (tenant_id, person_id, counter) do update set value = c.value + 1
+            returning c.value
+        )
+        """
+    }
+
+    /// The number of the person's tags on at least one of their entries (archived ones too).
+    private static let tagsOnEntries = """
+        (select count(*)::int from tags t
+         where t.tenant_id = current_tenant_id() and t.owner_id = current_person_id()
+           and exists (select from entry_tags et where et.tenant_id = t.tenant_id and et.tag_id = t.id))
+        """
+
+    /// A column of the statements' row: the ids of the achievements the person had earned.
+    private static let earnedAchievements = """
+        array(select a.achievement_id from reward_achievements a
+              where a.tenant_id = current_tenant_id() and a.person_id = current_person_id())
         """
 }

@@ -58,9 +58,6 @@ public enum UnlockOutcome: Sendable, Equatable {
 /// the balances of the young people they look after where the tenant lets them). Each function is
 /// one statement of ``RewardStatements`` (unlocking, two).
 public struct RewardStore<Database: PostgresQueryable>: Sendable {
-    /// The most lines one page of history holds.
-    public static var maxPageSize: Int { 100 }
-
     public let database: Database
 
     public init(_ database: Database) {
@@ -94,9 +91,7 @@ public struct RewardStore<Database: PostgresQueryable>: Sendable {
 
     /// A page of the person's history, newest first.
     public func history(first: Int, after: StarChangePosition?) async throws -> Page<StarChange, StarChangePosition> {
-        guard (0...Self.maxPageSize).contains(first) else {
-            throw GraphQLError.badUserInput(field: "first", "first: must be 0 to \(Self.maxPageSize).")
-        }
+        try PageSize.check(first)
         let position = after ?? .pastNewest
         let rows = try await database.query(RewardStatements.historyPage, position.moment, position.id, first + 1)
         return Page(

@@ -38,27 +38,28 @@ extension RewardsEarned: GraphQLFieldReadable {
 
 extension EarnedAchievement: GraphQLFieldReadable {
     public func value(forField name: String) -> (any Sendable)? {
-        switch name {
-        case "id": id
-        case "name": self.name
-        case "description": description
-        case "icon": icon
-        case "stars": stars
-        case "earnedAt": DateTimeScalar.string(earnedAt)
-        default: nil
-        }
+        Achievement.field(name, id: id, name: self.name, description: description, icon: icon, stars: stars, earnedAt: earnedAt)
     }
 }
 
 /// An achievement of the tenant's file still to earn.
 extension Achievement: GraphQLFieldReadable {
     public func value(forField name: String) -> (any Sendable)? {
-        switch name {
+        Self.field(name, id: id, name: self.name, description: description, icon: icon, stars: bonus, earnedAt: nil)
+    }
+
+    /// The field `field` of the schema's `Achievement`, which an achievement earned
+    /// (``EarnedAchievement``, as it was when earned) and one still to earn (`earnedAt` nil) both are.
+    static func field(
+        _ field: String, id: String, name: String, description: String, icon: String, stars: Int, earnedAt: Date?
+    ) -> (any Sendable)? {
+        switch field {
         case "id": id
-        case "name": self.name
+        case "name": name
         case "description": description
         case "icon": icon
-        case "stars": bonus
+        case "stars": stars
+        case "earnedAt": earnedAt.map(DateTimeScalar.string)
         default: nil
         }
     }

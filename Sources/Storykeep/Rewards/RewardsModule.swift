@@ -21,7 +21,7 @@ public struct RewardsModule: StorykeepModule {
 
     public var name: String { "rewards" }
     public var switchedBy: TenantModule? { .rewards }
-    public var tenantSettings: [any TenantSettings.Type] { [RewardsSettings.self] }
+    public var tenantSettings: [any TenantSettings.Type] { [TenantSection<Rewards>.self] }
 
     /// The balances of the young people an adult looks after, every one of a request in one
     /// statement (the policies answer only where the tenant shows stars to the team).

@@ -5,32 +5,20 @@ extension TenantModule {
     public static let rewards = TenantModule(rawValue: "rewards")
 }
 
-/// The rewards module's part of a tenant file: `rewards`.
-public struct RewardsSettings: TenantSettings {
-    public static let keys = CodingKeys.allCases.map(\.rawValue)
-
-    /// `rewards` (default none): how stars and achievements are earned and what stars unlock.
-    public var rewards: Rewards
-
-    public enum CodingKeys: String, CodingKey, CaseIterable { case rewards }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        rewards = try c.decode(Rewards.self, forKey: .rewards, default: Rewards())
-    }
-}
-
 extension TenantFile {
-    /// `rewards` (``RewardsSettings``).
+    /// `rewards` (default none): how stars and achievements are earned and what stars unlock.
     public var rewards: Rewards {
-        get { self[RewardsSettings.self].rewards }
-        set { self[RewardsSettings.self].rewards = newValue }
+        get { self[Rewards.self] }
+        set { self[Rewards.self] = newValue }
     }
 }
 
 /// `rewards:` in a tenant file: how a young person earns stars and achievements, what stars
 /// unlock, and whether their team sees their stars.
-public struct Rewards: Codable, Sendable, Equatable {
+public struct Rewards: TenantFileValue {
+    public static let tenantFileKey = "rewards"
+    public static let defaultValue = Rewards()
+
     /// `rules` (default none).
     public var rules: [RewardRule]
     /// `unlockables` (default none).

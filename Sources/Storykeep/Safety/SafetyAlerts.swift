@@ -9,9 +9,6 @@ import StorykeepCore
 /// person, admins once an alert is escalated) list, acknowledge and resolve them. Who sees and
 /// changes what is held by the policies of Migrations/0014_safety.sql.
 public struct SafetyAlerts<Database: PostgresQueryable>: Sendable {
-    /// The most alerts one list holds.
-    public static var maxListSize: Int { 100 }
-
     /// The transaction the store runs its statements in.
     public let database: Database
 
@@ -29,7 +26,7 @@ public struct SafetyAlerts<Database: PostgresQueryable>: Sendable {
 
     /// The newest `first` of the person's own alerts.
     public func own(first: Int) async throws -> [SafetyAlert] {
-        try Self.checkFirst(first)
+        try PageSize.check(first)
         return try await database.query(SafetyStatements.own, first).map { try SafetyRows.alert($0, notes: []) }
     }
 
@@ -60,7 +57,7 @@ public struct SafetyAlerts<Database: PostgresQueryable>: Sendable {
     /// The newest `first` alerts the person sees, of `status` (any when nil), with their notes.
     /// Two statements.
     public func alerts(status: SafetyAlertStatus?, first: Int) async throws -> [SafetyAlert] {
-        try Self.checkFirst(first)
+        try PageSize.check(first)
         return try await withNotes(try await database.query(SafetyStatements.alerts, nil as UUID?, status?.rawValue, first))
     }
 
@@ -123,12 +120,6 @@ public struct SafetyAlerts<Database: PostgresQueryable>: Sendable {
             throw GraphQLError.badUserInput(field: "note", "note: at most \(TextLimit.safetyAlertNote.range.upperBound) characters (Unicode code points).")
         }
         return note
-    }
-
-    private static func checkFirst(_ first: Int) throws {
-        guard (0...maxListSize).contains(first) else {
-            throw GraphQLError.badUserInput(field: "first", "first: must be 0 to \(maxListSize).")
-        }
     }
 }
 

@@ -22,7 +22,7 @@ public struct SafetyModule: StorykeepModule {
 
     public var name: String { "safety" }
     public var switchedBy: TenantModule? { nil }
-    public var tenantSettings: [any TenantSettings.Type] { [SafetySettings.self] }
+    public var tenantSettings: [any TenantSettings.Type] { [TenantSection<SafetyPolicy>.self] }
 
     /// The notification each of the young person's social workers gets; its subject is the alert.
     public static let raisedKind = "safetyAlertRaised"

@@ -1,30 +1,18 @@
 public import StorykeepCore
 
-/// The safety alert's part of a tenant file: `safety`. Every tenant has safety alerts.
-public struct SafetySettings: TenantSettings {
-    public static let keys = CodingKeys.allCases.map(\.rawValue)
-
-    /// `safety`: who to call, and when an alert goes to the admins.
-    public var safety: SafetyPolicy
-
-    public enum CodingKeys: String, CodingKey, CaseIterable { case safety }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        safety = try c.decode(SafetyPolicy.self, forKey: .safety, default: SafetyPolicy())
-    }
-}
-
 extension TenantFile {
-    /// `safety` (``SafetySettings``).
+    /// `safety`: who to call, and when an alert goes to the admins. Every tenant has safety alerts.
     public var safety: SafetyPolicy {
-        get { self[SafetySettings.self].safety }
-        set { self[SafetySettings.self].safety = newValue }
+        get { self[SafetyPolicy.self] }
+        set { self[SafetyPolicy.self] = newValue }
     }
 }
 
 /// `safety:` in a tenant file.
-public struct SafetyPolicy: Codable, Sendable, Equatable {
+public struct SafetyPolicy: TenantFileValue {
+    public static let tenantFileKey = "safety"
+    public static let defaultValue = SafetyPolicy()
+
     /// `helplines` (default none): shown to anyone who asks (`safety { helplines }`), in order.
     public var helplines: [Helpline]
     /// `escalateAfterMinutes` (default 15, 1–1440): an alert nobody acknowledged for this long

@@ -1,6 +1,8 @@
 /// The SQL of safety alerts: what `SafetyAlerts` runs for the person of the transaction, and
 /// `SafetyEscalation` as the tenant's operator, under the policies of Migrations/0014_safety.sql.
-/// Values only as the parameters listed above each statement.
+/// Values only as the parameters listed above each statement; no value is spliced into the text,
+/// only the constant fragment ``alertsWithYoungPerson(from:)`` that the statements returning
+/// alerts share.
 ///
 /// A statement that returns alerts selects the columns `SafetyRows.alert` reads: the alert's id,
 /// message, raised_at, status, acknowledged_at, resolved_at and escalated_at, then four for its
@@ -16,20 +18,11 @@ enum SafetyStatements {
             values (current_tenant_id(), current_person_id(), $1)
             returning tenant_id, id, young_person_id, message, raised_at, status, acknowledged_at, resolved_at, escalated_at
         )
-        select r.id, r.message, r.raised_at, r.status::text, r.acknowledged_at, r.resolved_at, r.escalated_at,
-               yp.id, yp.role::text, coalesce(ypr.display_name, yp.display_name), ypr.avatar
-        from raised r
-        join people yp on yp.tenant_id = r.tenant_id and yp.id = r.young_person_id
-        left join profiles ypr on ypr.tenant_id = yp.tenant_id and ypr.person_id = yp.id
-        """
+
+        """ + alertsWithYoungPerson(from: "raised a")
 
     /// The context's person's own alerts, newest first, at most $1.
-    static let own = """
-        select a.id, a.message, a.raised_at, a.status::text, a.acknowledged_at, a.resolved_at, a.escalated_at,
-               yp.id, yp.role::text, coalesce(ypr.display_name, yp.display_name), ypr.avatar
-        from safety_alerts a
-        join people yp on yp.tenant_id = a.tenant_id and yp.id = a.young_person_id
-        left join profiles ypr on ypr.tenant_id = yp.tenant_id and ypr.person_id = yp.id
+    static let own = alertsWithYoungPerson(from: "safety_alerts a") + """
         where a.tenant_id = current_tenant_id() and a.young_person_id = current_person_id()
         order by a.raised_at desc, a.id desc
         limit $1
@@ -40,12 +33,7 @@ enum SafetyStatements {
     /// The alerts the context's person sees (safety_alerts_read), newest first, at most $3: the
     /// alert $1 alone, or every one (when null); of the status $2 (a `safety_alert_status`), or
     /// of any (when null).
-    static let alerts = """
-        select a.id, a.message, a.raised_at, a.status::text, a.acknowledged_at, a.resolved_at, a.escalated_at,
-               yp.id, yp.role::text, coalesce(ypr.display_name, yp.display_name), ypr.avatar
-        from safety_alerts a
-        join people yp on yp.tenant_id = a.tenant_id and yp.id = a.young_person_id
-        left join profiles ypr on ypr.tenant_id = yp.tenant_id and ypr.person_id = yp.id
+    static let alerts = alertsWithYoungPerson(from: "safety_alerts a") + """
         where a.tenant_id = current_tenant_id() and ($1::uuid is null or a.id = $1)
           and ($2::safety_alert_status is null or a.status = $2::safety_alert_status)
         order by a.raised_at desc, a.id desc
@@ -121,4 +109,18 @@ enum SafetyStatements {
         where tenant_id = current_tenant_id() and role = 'AGENCY_ADMIN' and disabled_at is null
         order by id
         """
+
+    /// The columns of alerts and their young people, from `alerts` (`safety_alerts a`, or a CTE of
+    /// such rows named `a`) and their people and profiles: what the statements returning alerts
+    /// begin with (or, after a CTE, are).
+    private static func alertsWithYoungPerson(from alerts: StaticString) -> String {
+        """
+        select a.id, a.message, a.raised_at, a.status::text, a.acknowledged_at, a.resolved_at, a.escalated_at,
+               yp.id, yp.role::text, coalesce(ypr.display_name, yp.display_name), ypr.avatar
+        from \(alerts)
+        join people yp on yp.tenant_id = a.tenant_id and yp.id = a.young_person_id
+        left join profiles ypr on ypr.tenant_id = yp.tenant_id and ypr.person_id = yp.id
+
+        """
+    }
 }

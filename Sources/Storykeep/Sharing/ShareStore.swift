@@ -13,9 +13,6 @@ public import StorykeepJournals
 /// the argument as the API spells it (`withPersonIds`, `personIds`, `message`, `text`,
 /// `youngPersonId`, `first`) or NOT_FOUND, and changes nothing.
 public struct ShareStore<Database: PostgresQueryable>: Sendable {
-    /// The most shares one page holds.
-    public static var maxPageSize: Int { 100 }
-
     /// The transaction the store runs its statements in.
     public let database: Database
 
@@ -96,13 +93,11 @@ public struct ShareStore<Database: PostgresQueryable>: Sendable {
     /// with `unseenOnly`, what they have not seen yet. Three statements whatever `first` is
     /// (whether they look after the young person, the shares with their entries, the entries'
     /// files); refused (BAD_USER_INPUT on `youngPersonId`) for a young person they do not look
-    /// after now, and on `first` outside 0 to ``maxPageSize``.
+    /// after now, and on `first` outside 0 to ``PageSize/max``.
     public func sharedWithMe(
         youngPersonID: UUID, first: Int, after: SharePosition? = nil, unseenOnly: Bool = false
     ) async throws -> Page<Share, SharePosition> {
-        guard (0...Self.maxPageSize).contains(first) else {
-            throw GraphQLError.badUserInput(field: "first", "first: must be 0 to \(Self.maxPageSize).")
-        }
+        try PageSize.check(first)
         guard try await database.query(ShareStatements.looksAfter, youngPersonID)[0].decode(Bool.self, at: 0) else {
             throw GraphQLError.badUserInput(field: "youngPersonId", "youngPersonId: you do not look after this young person now.")
         }

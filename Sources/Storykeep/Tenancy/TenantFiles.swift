@@ -12,12 +12,6 @@ public struct TenantFileError: Error, Sendable, Equatable, CustomStringConvertib
     /// What was expected, and usually what was found.
     public var problem: String
 
-    public init(file: String, keyPath: String, problem: String) {
-        self.file = file
-        self.keyPath = keyPath
-        self.problem = problem
-    }
-
     public var description: String {
         keyPath.isEmpty ? "\(file): \(problem)" : "\(file): \(keyPath): \(problem)"
     }
