@@ -470,7 +470,7 @@ create policy shares_insert on shares as restrictive for insert to public
    FROM assignments a
   WHERE a.tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)) AND a.young_person_id = (( SELECT current_person_id() AS current_person_id)) AND a.until IS NULL)) AND (EXISTS ( SELECT
    FROM people p
-  WHERE p.tenant_id = shares.tenant_id AND p.id = shares.sharee_id AND p.disabled_at IS NULL)));
+  WHERE p.tenant_id = shares.tenant_id AND p.id = shares.sharee_id AND p.disabled_at IS NULL)) AND ( SELECT current_tenant_has_module('sharing'::text) AS current_tenant_has_module));
 
 create policy shares_parties on shares as restrictive for all to public
     using ((( SELECT current_person_id() AS current_person_id)) = ANY (ARRAY[author_id, sharee_id]))
@@ -478,7 +478,7 @@ create policy shares_parties on shares as restrictive for all to public
 
 create policy shares_read on shares as restrictive for select to public
     using (author_id = (( SELECT current_person_id() AS current_person_id)) OR unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.a
-   FROM current_assignments_as_adult() a(a))));
+   FROM current_assignments_as_adult() a(a))) AND ( SELECT current_tenant_has_module('sharing'::text) AS current_tenant_has_module));
 
 create policy shares_tenant on shares as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
@@ -486,7 +486,7 @@ create policy shares_tenant on shares as permissive for all to public
 
 create policy shares_update on shares as restrictive for update to public
     using (author_id = (( SELECT current_person_id() AS current_person_id)) OR unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.a
-   FROM current_assignments_as_adult() a(a))));
+   FROM current_assignments_as_adult() a(a))) AND ( SELECT current_tenant_has_module('sharing'::text) AS current_tenant_has_module));
 
 -- star_ledger: row-level security enabled, forced; 3 policies
 alter table star_ledger enable row level security;

@@ -146,4 +146,25 @@ struct SharingPrivacyHTTPTests {
             #expect(own.journal.count == 10 && own.media == [200, 200] && own.shared == ["FORBIDDEN"], "\(own)")
         }
     }
+
+    /// The agency switches sharing off (`tenant apply` of its file without `sharing`): W's copy of
+    /// the shared file is gone at once, whatever the server's cache of tenant files holds, and the
+    /// author's stays; back on, the standing share is back (switching off is not unsharing).
+    @Test func switchingSharingOffClosesEveryShareAtOnce() async throws {
+        try await withSharingAgency { h, agency in
+            let (a, w) = (agency.a, agency.w)
+            let j = try await Journal(h, a)
+            try await h.share(j.e1, with: [w], as: a)
+            #expect(try await h.get(j.m1, token: w.token).status == .ok)
+
+            var off = h.tenant.file
+            off.modules.removeAll { $0 == .sharing }
+            _ = try await TenantStore(pool: h.owner).apply([off])
+            #expect(try await h.get(j.m1, token: w.token).status == .notFound)
+            #expect(try await h.get(j.m1, token: a.token).status == .ok)
+
+            _ = try await TenantStore(pool: h.owner).apply([h.tenant.file])
+            #expect(try await h.get(j.m1, token: w.token).status == .ok)
+        }
+    }
 }

@@ -104,6 +104,17 @@ extension CaseloadDatabase {
         }
     }
 
+    /// Takes `sharing` out of the tenant's `modules`, or puts it back, as `storykeep tenant apply`
+    /// of its file would (the owner writes tenants.config).
+    func switchSharing(on: Bool) async throws {
+        let modules = on ? "(config -> 'modules') || '[\"sharing\"]'" : "(config -> 'modules') - 'sharing'"
+        try await pools.owner.transaction { tx throws in
+            let changed = try await tx.execute(
+                "update tenants set config = jsonb_set(config, '{modules}', \(modules)) where tenant_id = $1", tenant.id)
+            #expect(changed == 1)
+        }
+    }
+
     /// Runs one statement as Sam.
     func asSam(_ sql: String, _ parameters: (any PostgresEncodable)?...) async throws {
         try await asPerson(tenant.sam) { tx throws in _ = try await tx.query(sql, parameters: parameters) }
@@ -171,6 +182,35 @@ struct SharingPolicyTests {
             try await db.asSam("update entries set archived_at = null where id = $1", j.e1)
             #expect(try await j.visible(db, wendy) == j.sharedE1)
             #expect(try await db.ids(t.sam, "select entry_id from shares where entry_archived_at is not null") == [])
+        }
+    }
+
+    /// The agency switches sharing off (Migrations/0023): Wendy reads and changes nothing shared,
+    /// and Sam shares nothing, at once; Sam still reads his shares. Back on, the standing share is
+    /// back as it was: switching off is not unsharing.
+    @Test func nothingSharedIsReadOrMadeWhileTheAgencyHasSharingOff() async throws {
+        try await CaseloadDatabase.run { db in
+            let t = db.tenant
+            try await db.assignTeams()
+            let j = try await SamsJournal(db)
+            try await db.share(j.e1, with: t.wendy)
+            let wendy = t.context(t.wendy)
+            #expect(try await j.visible(db, wendy) == j.sharedE1)
+
+            try await db.switchSharing(on: false)
+            #expect(try await j.visible(db, wendy) == SamsJournal.nothing)
+            #expect(await db.attempt(wendy, "update shares set seen_at = now() where entry_id = $1", j.e1) == .rows(0))
+            #expect(try await db.ids(t.sam, "select entry_id from shares") == [j.e1])
+            let share = """
+                insert into shares (tenant_id, entry_id, author_id, sharee_id, assignment_id)
+                select current_tenant_id(), $1, current_person_id(), a.adult_id, a.id from assignments a
+                where a.young_person_id = current_person_id() and a.adult_id = $2 and a.until is null
+                """
+            #expect(await db.attempt(t.context(t.sam), share, j.e2, t.wendy) == .failed("42501"))
+
+            try await db.switchSharing(on: true)
+            #expect(try await j.visible(db, wendy) == j.sharedE1)
+            #expect(await db.attempt(t.context(t.sam), share, j.e2, t.wendy) == .rows(1))
         }
     }
 
