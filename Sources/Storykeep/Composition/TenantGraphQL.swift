@@ -123,7 +123,7 @@ public struct TenantGraphQL: Sendable {
     /// no operation to run (`GRAPHQL_VALIDATION_FAILED`), with the code Apollo's servers give it,
     /// so that every error a client sees has a code. The engine marks syntax errors by their
     /// message, "Syntax Error: ...".
-    private static func documentError(_ error: GraphQLError) -> GraphQLError {
+    static func documentError(_ error: GraphQLError) -> GraphQLError {
         guard error.extensions?["code"] == nil else { return error }
         var error = error
         let code = error.message.hasPrefix("Syntax Error: ") ? "GRAPHQL_PARSE_FAILED" : "GRAPHQL_VALIDATION_FAILED"
