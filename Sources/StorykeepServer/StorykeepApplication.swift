@@ -1,4 +1,5 @@
 public import Hummingbird
+import HummingbirdWebSocket
 public import ServiceLifecycle
 public import Logging
 public import Storykeep
@@ -26,14 +27,18 @@ public enum StorykeepApplication {
         /// Work the server runs beside the requests (the archive's purge), started and stopped
         /// with it.
         public var services: [any Service]
+        /// GraphQL over WebSocket at the tenants' GraphQL URLs; nil for none.
+        public var liveSocket: LiveSocketEndpoint?
 
         public init(
-            tenants: TenantCache, readiness: [any ReadinessCheck], endpoints: [any TenantEndpoint], services: [any Service] = []
+            tenants: TenantCache, readiness: [any ReadinessCheck], endpoints: [any TenantEndpoint], services: [any Service] = [],
+            liveSocket: LiveSocketEndpoint? = nil
         ) {
             self.tenants = tenants
             self.readiness = readiness
             self.endpoints = endpoints
             self.services = services
+            self.liveSocket = liveSocket
         }
     }
 
@@ -63,7 +68,8 @@ public enum StorykeepApplication {
         return router
     }
 
-    /// The application `storykeep serve` runs: the router, the tenant cache as a service, and
+    /// The application `storykeep serve` runs: the router, WebSocket upgrades to GraphQL over
+    /// WebSocket (``LiveSocketEndpoint``) when the parts have it, the tenant cache as a service, and
     /// graceful shutdown on SIGTERM and SIGINT (Hummingbird's `runService`): the server stops
     /// accepting, finishes the requests in flight, then the services stop.
     public static func make(
@@ -72,8 +78,12 @@ public enum StorykeepApplication {
         logger: Logger,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        Application(
+        let sockets = Router(context: LiveSocketContext.self)
+        parts.liveSocket?.register(on: sockets, tenants: parts.tenants)
+        let socketConfiguration = WebSocketServerConfiguration(maxFrameSize: parts.liveSocket?.limits.maxMessageBytes ?? 1 << 14)
+        return Application(
             router: router(config: config, parts: parts),
+            server: .http1WebSocketUpgrade(webSocketRouter: sockets, configuration: .init(ws: socketConfiguration)),
             configuration: ApplicationConfiguration(
                 address: .hostname(config.http.host, port: config.http.port),
                 serverName: "Storykeep"

@@ -188,3 +188,24 @@ struct LiveSubscriptionTests {
         }
     }
 }
+
+@Suite("Live events of sessions")
+struct LiveSessionEventTests {
+    @Test func logoutAndDisablingTellTheListenersWhoseSessionEnded() async throws {
+        try await withAccounts { h in
+            let sam = try await h.person(.youngPerson, "sam")
+            try await withLiveEvents(h) {
+                let ends = h.engine.services.live.stream(tenantID: h.tenant.id, kinds: [LiveEvent.sessionRevoked, LiveEvent.personDisabled])
+                var iterator = ends.makeAsyncIterator()
+                try await h.data("mutation { logout }", "logout", as: sam)
+                let event = try #require(try await iterator.next() as? LiveDelivery)
+                guard case .event(let ended) = event else {
+                    Issue.record("\(event)")
+                    return
+                }
+                #expect(ended.kind == LiveEvent.sessionRevoked)
+                #expect(ended.people == [sam.id])
+            }
+        }
+    }
+}

@@ -20,6 +20,14 @@ extension TenantGraphQL {
         case failed(GraphQLResponse)
     }
 
+    /// The type of the operation `request` would run for `tenant`; nil when its document is
+    /// invalid or names no operation to run (``execute(_:tenant:credential:links:allowedOperationTypes:)``
+    /// then answers with the request error).
+    public func operationType(of request: GraphQLRequest, tenant: Tenant) -> OperationType? {
+        guard let composed = try? schemas.schema(for: tenant.file) else { return nil }
+        return composed.service.selectedOperation(of: request)?.type
+    }
+
     /// Subscribes with `request` (a subscription operation) for `tenant` as the person whose live
     /// session `token` is. Each event is then read again in a transaction of its own, as that
     /// person, whose session is checked again each time (``LiveSubscription``).

@@ -1,0 +1,125 @@
+import Foundation
+import GraphQL
+import Storykeep
+import StorykeepCore
+import StorykeepServer
+import StorykeepTestSupport
+import Testing
+
+// Issue 15, GraphQL over WebSocket: a real graphql-ws client (Python `gql`, its WebSocket
+// transport: Client/live_client.py) against a live server, with the database's live events
+// flowing through the server's listener.
+
+@Suite("GraphQL over WebSocket")
+struct LiveSocketTests {
+    static let script = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Client/live_client.py").path
+
+    /// The graphql-ws URL of `tenant` (the first by default) on the live test server.
+    static func url(_ h: AccountsHarness, tenant: TestTenant? = nil) throws -> String {
+        "ws://127.0.0.1:\(try #require(h.client.port))/t/\((tenant ?? h.tenant).file.slug)/graphql"
+    }
+
+    /// Starts the client subscribing with `query` as `token` until `count` results or `seconds`.
+    static func client(_ url: String, _ token: String, _ query: String, count: Int = 1, seconds: Double = 10) -> Task<(status: Int32, output: String), any Error> {
+        Task { try await runProcess(["python3", script, url, token, query, String(count), String(seconds)]) }
+    }
+
+    /// Waits (a few seconds at most) until the server has `count` more live streams than `before`:
+    /// each connection watches its session, each subscription its events.
+    static func waitForStreams(_ h: AccountsHarness, _ count: Int, after before: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while h.engine.services.live.count < before + count {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("the server has \(h.engine.services.live.count - before) new live streams, not \(count)")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    @Test func aSubscriberReceivesTheNotificationOfAnotherPersonsMutation() async throws {
+        try await withAccounts(setup: .live) { h in
+            let admin = try await h.person(.agencyAdmin, "ada")
+            let sam = try await h.person(.youngPerson, "sam")
+            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
+            try await withLiveEvents(h) {
+                let before = h.engine.services.live.count
+                let client = Self.client(try Self.url(h), sam.token, "subscription { notificationAdded { kind title subjectId } }")
+                try await Self.waitForStreams(h, 2, after: before)
+                try await h.assign(sam, wendy, .socialWorker, admin: admin)
+                let (status, output) = try await client.value
+                #expect(status == 0, "\(output)")
+                let expected = #"{"notificationAdded": {"kind": "assignmentStarted", "subjectId": "\#(wendy.id.uuidString.lowercased())", "title": "Wendy Walker is now your social worker"}}"#
+                #expect(output == "result \(expected)\n", "\(output)")
+            }
+        }
+    }
+
+    @Test func aTokenRevokedMidSubscriptionClosesTheSocketWith4403WithinASecond() async throws {
+        try await withAccounts(setup: .live) { h in
+            let sam = try await h.person(.youngPerson, "sam")
+            try await withLiveEvents(h) {
+                let before = h.engine.services.live.count
+                let client = Self.client(try Self.url(h), sam.token, "subscription { notificationAdded { title } }")
+                try await Self.waitForStreams(h, 2, after: before)
+                try await h.data("mutation { logout }", "logout", as: sam)
+                let loggedOut = ContinuousClock.now
+                let (status, output) = try await client.value
+                let closedWithin = ContinuousClock.now - loggedOut
+                #expect(status == 0, "\(output)")
+                #expect(output == "closed 4403\n", "\(output)")
+                #expect(closedWithin < .seconds(1), "closed \(closedWithin) after the logout")
+            }
+        }
+    }
+
+    @Test func anAlertReachesItsSocialWorkerAndNobodyElse() async throws {
+        try await withAccounts(tenants: 2, setup: .live) { h in
+            let admin = try await h.person(.agencyAdmin, "ada")
+            let sam = try await h.person(.youngPerson, "sam")
+            let kim = try await h.person(.youngPerson, "kim")
+            let wendy = try await h.person(.socialWorker, "wendy")
+            let otto = try await h.person(.socialWorker, "otto")  // of the agency, not Sam's
+            let olga = try await h.person(.socialWorker, "olga", tenant: h.tenants[1])
+            try await h.assign(sam, wendy, .socialWorker, admin: admin)
+            try await withLiveEvents(h) {
+                let alerts = "subscription { safetyAlertChanged { status message youngPerson { id } } }"
+                let before = h.engine.services.live.count
+                let wendys = Self.client(try Self.url(h), wendy.token, alerts)
+                let ottos = Self.client(try Self.url(h), otto.token, alerts, seconds: 1)
+                let olgas = Self.client(try Self.url(h, tenant: h.tenants[1]), olga.token, alerts, seconds: 1)
+                let kims = Self.client(try Self.url(h), kim.token, "subscription { notificationAdded { title } }", seconds: 1)
+                // Olga's streams are her own server's, a tenant of the same one here.
+                try await Self.waitForStreams(h, 8, after: before)
+                try await h.raiseAlert("Please come", as: sam)
+                let (_, received) = try await wendys.value
+                #expect(received == #"result {"safetyAlertChanged": {"message": "Please come", "status": "OPEN", "youngPerson": {"id": "\#(sam.id.uuidString.lowercased())"}}}"# + "\n")
+                for nobody in [ottos, olgas, kims] {
+                    let (status, output) = try await nobody.value
+                    #expect(status == 0 && output == "nothing\n", "\(output)")
+                }
+            }
+        }
+    }
+
+    @Test func connectionInitNeedsALiveToken() async throws {
+        try await withAccounts(setup: .live) { h in
+            let query = "subscription { notificationAdded { title } }"
+            let missing = try await Self.client(try Self.url(h), "-", query).value
+            #expect(missing.output == "closed 4401\n", "\(missing.output)")
+            let unknown = try await Self.client(try Self.url(h), String(repeating: "A", count: 43), query).value
+            #expect(unknown.output == "closed 4403\n", "\(unknown.output)")
+        }
+    }
+
+    @Test func queriesRunOverTheSocketAndRefusalsAreErrors() async throws {
+        try await withAccounts(setup: .live) { h in
+            let sam = try await h.person(.youngPerson, "sam")
+            let me = try await Self.client(try Self.url(h), sam.token, "{ me { id role } }").value
+            #expect(me.output == #"result {"me": {"id": "\#(sam.id.uuidString.lowercased())", "role": "YOUNG_PERSON"}}"# + "\n", "\(me.output)")
+            let forbidden = try await Self.client(try Self.url(h), sam.token, "subscription { safetyAlertChanged { id } }").value
+            #expect(forbidden.output.hasPrefix("error "), "\(forbidden.output)")
+            #expect(forbidden.output.contains("FORBIDDEN"), "\(forbidden.output)")
+        }
+    }
+}
