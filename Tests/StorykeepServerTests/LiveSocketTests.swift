@@ -122,4 +122,34 @@ struct LiveSocketTests {
             #expect(forbidden.output.contains("FORBIDDEN"), "\(forbidden.output)")
         }
     }
+
+    @Test func theProtocolsEdgesAndTheLimits() async throws {
+        var limits = LiveLimits()
+        limits.subscriptionsPerConnection = 2
+        limits.connectionsPerPerson = 2
+        limits.maxMessageBytes = 1024
+        limits.initTimeout = .milliseconds(500)
+        limits.idleTimeout = .seconds(1)
+        try await withAccounts(liveLimits: limits, setup: .live) { h in
+            let sam = try await h.person(.youngPerson, "sam")
+            let script = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Client/ws_protocol.py").path
+            let (status, output) = try await runProcess(["python3", script, try Self.url(h), sam.token])
+            #expect(status == 0, "\(output)")
+            let expected = [
+                "bad message: 4400",
+                "subscribe before init: 4401",
+                "no init: 4408",
+                "second init: 4429",
+                "ping: pong",
+                #"query: next {"data": {"me": {"role": "YOUNG_PERSON"}}} complete null"#,
+                "invalid query: error GRAPHQL_VALIDATION_FAILED",
+                "third operation: 3 error TOO_MANY_SUBSCRIPTIONS",
+                "same id again: 4409",
+                "third connection: 4429",
+                "too big: 1009",
+                "idle: 1000",
+            ]
+            #expect(output.split(separator: "\n").map(String.init) == expected, "\(output)")
+        }
+    }
 }
