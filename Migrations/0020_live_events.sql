@@ -24,52 +24,27 @@ create function live_notify(tenant uuid, kind text, id uuid, people uuid[]) retu
         select pg_notify('storykeep_live', json_build_object('tenant', tenant, 'kind', kind, 'id', id, 'people', people)::text)
     $$;
 
-create function notifications_live() returns trigger
+-- The trigger of every table followed: `live_row_changed(kind, person_column)` sends `kind` for
+-- the row, about the person its column `person_column` names.
+create function live_row_changed() returns trigger
     language plpgsql
     as $$
     begin
-        perform live_notify(new.tenant_id, 'notificationAdded', new.id, array[new.recipient_id]);
+        perform live_notify(new.tenant_id, tg_argv[0], new.id, array[(to_jsonb(new) ->> tg_argv[1])::uuid]);
         return null;
     end
     $$;
 
 create trigger notifications_live after insert on notifications
-    for each row execute function notifications_live();
-
-create function safety_alerts_live() returns trigger
-    language plpgsql
-    as $$
-    begin
-        perform live_notify(new.tenant_id, 'safetyAlertChanged', new.id, array[new.young_person_id]);
-        return null;
-    end
-    $$;
+    for each row execute function live_row_changed('notificationAdded', 'recipient_id');
 
 create trigger safety_alerts_live after insert or update on safety_alerts
-    for each row execute function safety_alerts_live();
-
-create function sessions_live() returns trigger
-    language plpgsql
-    as $$
-    begin
-        perform live_notify(new.tenant_id, 'sessionRevoked', new.id, array[new.person_id]);
-        return null;
-    end
-    $$;
+    for each row execute function live_row_changed('safetyAlertChanged', 'young_person_id');
 
 create trigger sessions_live after update of revoked_at on sessions
     for each row when (old.revoked_at is null and new.revoked_at is not null)
-    execute function sessions_live();
-
-create function people_live() returns trigger
-    language plpgsql
-    as $$
-    begin
-        perform live_notify(new.tenant_id, 'personDisabled', new.id, array[new.id]);
-        return null;
-    end
-    $$;
+    execute function live_row_changed('sessionRevoked', 'person_id');
 
 create trigger people_live after update of disabled_at on people
     for each row when (old.disabled_at is null and new.disabled_at is not null)
-    execute function people_live();
+    execute function live_row_changed('personDisabled', 'id');

@@ -62,13 +62,7 @@ public struct TenantGraphQL: Sendable {
         _ request: GraphQLRequest, tenant: Tenant, credential: Credential, links: any ResourceLinks,
         allowedOperationTypes: Set<OperationType> = [.query, .mutation]
     ) async -> Outcome {
-        let composed: ComposedSchema
-        do {
-            composed = try schemas.schema(for: tenant.file)
-        } catch {
-            services.logger.error("Tenant schema unavailable", metadata: ["tenant": "\(tenant.slug)", "error": "\(error)"])
-            return .response(GraphQLResponse(errors: [.internal()]))
-        }
+        guard let composed = composedSchema(for: tenant) else { return .response(GraphQLResponse(errors: [.internal()])) }
         let service = composed.service
         guard let operation = service.selectedOperation(of: request) else {
             // Invalid, or no operation to run: the service answers with the request error.
@@ -107,6 +101,17 @@ public struct TenantGraphQL: Sendable {
         } catch {
             services.logger.error("GraphQL request failed", metadata: ["tenant": "\(tenant.slug)", "error": "\(error)"])
             return .response(GraphQLResponse(data: .null, errors: [.internal()]))
+        }
+    }
+
+    /// `tenant`'s schema; nil, logged, when it does not compose (a fault of the server, not of
+    /// the request).
+    func composedSchema(for tenant: Tenant) -> ComposedSchema? {
+        do {
+            return try schemas.schema(for: tenant.file)
+        } catch {
+            services.logger.error("Tenant schema unavailable", metadata: ["tenant": "\(tenant.slug)", "error": "\(error)"])
+            return nil
         }
     }
 

@@ -24,8 +24,7 @@ extension TenantGraphQL {
     /// invalid or names no operation to run (``execute(_:tenant:credential:links:allowedOperationTypes:)``
     /// then answers with the request error).
     public func operationType(of request: GraphQLRequest, tenant: Tenant) -> OperationType? {
-        guard let composed = try? schemas.schema(for: tenant.file) else { return nil }
-        return composed.service.selectedOperation(of: request)?.type
+        composedSchema(for: tenant)?.service.selectedOperation(of: request)?.type
     }
 
     /// Subscribes with `request` (a subscription operation) for `tenant` as the person whose live
@@ -34,13 +33,7 @@ extension TenantGraphQL {
     public func subscribe(_ request: GraphQLRequest, tenant: Tenant, token: SessionToken, links: any ResourceLinks) async
         -> SubscribeOutcome
     {
-        let composed: ComposedSchema
-        do {
-            composed = try schemas.schema(for: tenant.file)
-        } catch {
-            services.logger.error("Tenant schema unavailable", metadata: ["tenant": "\(tenant.slug)", "error": "\(error)"])
-            return .failed(GraphQLResponse(errors: [.internal()]))
-        }
+        guard let composed = composedSchema(for: tenant) else { return .failed(GraphQLResponse(errors: [.internal()])) }
         guard let operation = composed.service.selectedOperation(of: request) else {
             var response = await composed.service.execute(request)
             response.errors = response.errors.map(Self.documentError)

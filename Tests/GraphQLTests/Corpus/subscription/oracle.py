@@ -24,20 +24,20 @@ The answers go to expected.json, keyed by case name.
 """
 
 import asyncio
+import importlib.util
 import json
 import pathlib
-import re
 
 from graphql import ExecutionResult, GraphQLError, build_schema, parse, subscribe, validate
 
 HERE = pathlib.Path(__file__).resolve().parent
 
-
-def field_resolver(source, info, **_args):
-    value = source.get(info.field_name) if isinstance(source, dict) else None
-    if isinstance(value, dict) and len(value) == 1 and isinstance(value.get("__error"), str):
-        raise GraphQLError(value["__error"])
-    return value
+# The execution corpus's resolver contract and message rewriting, shared.
+_spec = importlib.util.spec_from_file_location("execution_oracle", HERE.parent / "execution" / "oracle.py")
+_execution = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_execution)
+field_resolver = _execution.field_resolver
+js_message = _execution.js_message
 
 
 def argument_key(value):
@@ -58,10 +58,6 @@ def subscribe_resolver(root, info, **args):
     if isinstance(value, dict) and "__events" in value:
         return events(value["__events"])
     return value
-
-
-def js_message(message):
-    return re.sub(r"\bNone\b", "null", re.sub(r"\bTrue\b", "true", re.sub(r"\bFalse\b", "false", message)))
 
 
 def formatted(result, executed=True):
