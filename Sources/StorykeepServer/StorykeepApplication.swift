@@ -27,7 +27,8 @@ public enum StorykeepApplication {
         /// Work the server runs beside the requests (the archive's purge), started and stopped
         /// with it.
         public var services: [any Service]
-        /// GraphQL over WebSocket at the tenants' GraphQL URLs; nil for none.
+        /// GraphQL over WebSocket and over Server-Sent Events at the tenants' GraphQL URLs; nil
+        /// for neither.
         public var liveSocket: LiveSocketEndpoint?
 
         public init(
@@ -56,6 +57,7 @@ public enum StorykeepApplication {
         let byPath = router.group("t/:tenant", context: TenantRequestContext.self)
         let byHost = router.group(context: TenantRequestContext.self)
         for root in [byPath, byHost] {
+            if let live = parts.liveSocket { root.add(middleware: GraphQLSSEMiddleware(endpoint: live)) }
             for endpoint in parts.endpoints {
                 endpoint.register(on: root)
             }

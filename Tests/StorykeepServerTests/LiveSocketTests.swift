@@ -164,4 +164,64 @@ struct LiveSocketTests {
             #expect(output.split(separator: "\n").map(String.init) == expected, "\(output)")
         }
     }
+
+    // MARK: - Server-Sent Events
+
+    static let sseScript = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Client/sse_client.py").path
+
+    /// Starts the SSE client posting `query` as `token` until `count` `next`s, `complete` or `seconds`.
+    static func sseClient(_ h: AccountsHarness, _ token: String, _ query: String, count: Int = 1, seconds: Double = 30) throws
+        -> Task<(status: Int32, output: String), any Error>
+    {
+        let url = "http://127.0.0.1:\(try #require(h.client.port))/t/\(h.tenant.file.slug)/graphql"
+        return Task { try await runProcess(["python3", sseScript, url, token, query, String(count), String(seconds)]) }
+    }
+
+    @Test func anSSESubscriberReceivesTheNotificationOfAnotherPersonsMutation() async throws {
+        try await withAccounts(setup: .live) { h in
+            let admin = try await h.person(.agencyAdmin, "ada")
+            let sam = try await h.person(.youngPerson, "sam")
+            let wendy = try await h.person(.socialWorker, "wendy", displayName: "Wendy Walker")
+            try await withLiveEvents(h) {
+                let before = h.engine.services.live.count
+                let client = try Self.sseClient(h, sam.token, "subscription { notificationAdded { kind title } }")
+                try await Self.waitForStreams(h, 2, after: before)
+                try await h.assign(sam, wendy, .socialWorker, admin: admin)
+                let (status, output) = try await client.value
+                #expect(status == 0, "\(output)")
+                #expect(output == #"next {"data": {"notificationAdded": {"kind": "assignmentStarted", "title": "Wendy Walker is now your social worker"}}}"# + "\n", "\(output)")
+            }
+        }
+    }
+
+    @Test func anSSEStreamEndsWithinASecondOfALogout() async throws {
+        try await withAccounts(setup: .live) { h in
+            let sam = try await h.person(.youngPerson, "sam")
+            try await withLiveEvents(h) {
+                let before = h.engine.services.live.count
+                let client = try Self.sseClient(h, sam.token, "subscription { notificationAdded { title } }", count: 2)
+                try await Self.waitForStreams(h, 2, after: before)
+                try await h.data("mutation { logout }", "logout", as: sam)
+                let loggedOut = ContinuousClock.now
+                let (status, output) = try await client.value
+                #expect(ContinuousClock.now - loggedOut < .seconds(1))
+                #expect(status == 0, "\(output)")
+                #expect(output.hasPrefix("next "), "\(output)")
+                #expect(output.contains("UNAUTHENTICATED"), "\(output)")
+                #expect(output.hasSuffix("complete\n"), "\(output)")
+            }
+        }
+    }
+
+    @Test func queriesRunOverSSEAndRefusalsAreJSON() async throws {
+        try await withAccounts(setup: .live) { h in
+            let sam = try await h.person(.youngPerson, "sam")
+            let me = try await Self.sseClient(h, sam.token, "{ me { role } }", count: 2).value
+            #expect(me.output == #"next {"data": {"me": {"role": "YOUNG_PERSON"}}}"# + "\ncomplete\n", "\(me.output)")
+            let forbidden = try await Self.sseClient(h, sam.token, "subscription { safetyAlertChanged { id } }").value
+            #expect(forbidden.output.hasPrefix("status 403 "), "\(forbidden.output)")
+            let stranger = try await Self.sseClient(h, String(repeating: "A", count: 43), "subscription { notificationAdded { id } }").value
+            #expect(stranger.output.hasPrefix("status 401 "), "\(stranger.output)")
+        }
+    }
 }

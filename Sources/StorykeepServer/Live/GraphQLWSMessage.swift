@@ -24,24 +24,28 @@ enum GraphQLWSMessage: Equatable {
         case "ping": self = .ping(payload: payload)
         case "pong": self = .pong
         case "subscribe":
-            guard let id = message["id"]?.stringValue, !id.isEmpty, let query = payload?["query"]?.stringValue else { return nil }
-            let variables = payload?["variables"]
-            let operationName = payload?["operationName"]
-            let extensions = payload?["extensions"]
-            guard variables == nil || variables == .null || variables?.objectValue != nil,
-                operationName == nil || operationName == .null || operationName?.stringValue != nil,
-                extensions == nil || extensions == .null || extensions?.objectValue != nil
-            else { return nil }
-            self = .subscribe(
-                id: id,
-                request: GraphQLRequest(
-                    query: query, operationName: operationName?.stringValue, variables: variables?.objectValue,
-                    extensions: extensions?.objectValue))
+            guard let id = message["id"]?.stringValue, !id.isEmpty, let request = Self.request(payload) else { return nil }
+            self = .subscribe(id: id, request: request)
         case "complete":
             guard let id = message["id"]?.stringValue else { return nil }
             self = .complete(id: id)
         default: return nil
         }
+    }
+
+    /// The request of a JSON object `{"query", "variables", "operationName", "extensions"}` (a
+    /// `subscribe` payload, a graphql-sse body); nil when it is none.
+    static func request(_ payload: GraphQLValue?) -> GraphQLRequest? {
+        guard let query = payload?["query"]?.stringValue else { return nil }
+        let variables = payload?["variables"]
+        let operationName = payload?["operationName"]
+        let extensions = payload?["extensions"]
+        guard variables == nil || variables == .null || variables?.objectValue != nil,
+            operationName == nil || operationName == .null || operationName?.stringValue != nil,
+            extensions == nil || extensions == .null || extensions?.objectValue != nil
+        else { return nil }
+        return GraphQLRequest(
+            query: query, operationName: operationName?.stringValue, variables: variables?.objectValue, extensions: extensions?.objectValue)
     }
 
     /// `connection_ack`.
