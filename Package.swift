@@ -38,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
         // Services run by the server (the tenant cache) and graceful shutdown; Hummingbird builds it.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // GraphQL subscriptions over WebSocket (graphql-ws): Hummingbird's own WebSocket upgrade.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     ],
     targets: domainModules.map { module in
         .target(
@@ -103,6 +105,7 @@ let package = Package(
             dependencies: [
                 "Storykeep", "GraphQLHTTP", "GraphQL", "Postgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -150,12 +153,14 @@ let package = Package(
             dependencies: ["Storykeep", "StorykeepCore", "StorykeepTenancy", "StorykeepSeed", "Postgres", "StorykeepTestSupport"]
                 + domainModules.map { .target(name: "Storykeep" + $0.name) }
         ),
+        // Client/: a Python graphql-ws client's script, run against a live server.
         .testTarget(
             name: "StorykeepServerTests",
             dependencies: [
                 "StorykeepServer", "GraphQLHTTP", "Storykeep", "StorykeepCore", "StorykeepTenancy", "StorykeepSeed", "Postgres",
                 "StorykeepTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
-            ] + domainModules.map { .target(name: "Storykeep" + $0.name) }
+            ] + domainModules.map { .target(name: "Storykeep" + $0.name) },
+            exclude: ["Client"]
         ),
         .testTarget(name: "storykeepTests", dependencies: ["storykeep", "StorykeepTestSupport"]),
     ]

@@ -2,7 +2,8 @@
 # Installs what building and running Storykeep needs and the machine lacks, and nothing else.
 #   scripts/deps.sh            system packages: libpq, libargon2, libcrypto headers, PostgreSQL 15
 #   scripts/deps.sh --python   also graphql-core 3.3.2, the differential oracle of the engine's tests,
-#                              and the gql client (requests transport) that tests GraphQL over HTTP
+#                              and the gql client (requests and websockets transports) that tests
+#                              GraphQL over HTTP and over WebSocket
 # apt-get update runs once, and only when something is missing.
 set -euo pipefail
 
@@ -34,8 +35,8 @@ if $want_python; then
         echo "deps: installing graphql-core==3.3.2"
         python3 -m pip install -q --disable-pip-version-check graphql-core==3.3.2 </dev/null
     fi
-    if ! python3 -c 'import gql, requests_toolbelt' 2>/dev/null; then
-        echo "deps: installing gql[requests]==4.4.0"
-        python3 -m pip install -q --disable-pip-version-check "gql[requests]==4.4.0" graphql-core==3.3.2 </dev/null
+    if ! python3 -c 'import gql, requests_toolbelt, websockets' 2>/dev/null; then
+        echo "deps: installing gql[requests,websockets]==4.4.0"
+        python3 -m pip install -q --disable-pip-version-check "gql[requests,websockets]==4.4.0" graphql-core==3.3.2 </dev/null
     fi
 fi

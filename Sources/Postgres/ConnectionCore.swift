@@ -5,7 +5,7 @@ import Logging
 /// One libpq connection and its prepared statements. Every method blocks and must run on the
 /// connection's own thread (a `BoundedWorkerPool` of one), one at a time; nothing here is shared.
 final class ConnectionCore {
-    private var connection: OpaquePointer?
+    private(set) var connection: OpaquePointer?
     /// Prepared statement names by cache key (the SQL, plus the types of binary parameters).
     private var statements: [String: String] = [:]
     private let statementCacheSize: Int

@@ -1,4 +1,5 @@
 public import Hummingbird
+import HummingbirdWebSocket
 public import ServiceLifecycle
 public import Logging
 public import Storykeep
@@ -26,14 +27,19 @@ public enum StorykeepApplication {
         /// Work the server runs beside the requests (the archive's purge), started and stopped
         /// with it.
         public var services: [any Service]
+        /// GraphQL over WebSocket and over Server-Sent Events at the tenants' GraphQL URLs; nil
+        /// for neither.
+        public var liveSocket: LiveSocketEndpoint?
 
         public init(
-            tenants: TenantCache, readiness: [any ReadinessCheck], endpoints: [any TenantEndpoint], services: [any Service] = []
+            tenants: TenantCache, readiness: [any ReadinessCheck], endpoints: [any TenantEndpoint], services: [any Service] = [],
+            liveSocket: LiveSocketEndpoint? = nil
         ) {
             self.tenants = tenants
             self.readiness = readiness
             self.endpoints = endpoints
             self.services = services
+            self.liveSocket = liveSocket
         }
     }
 
@@ -51,6 +57,7 @@ public enum StorykeepApplication {
         let byPath = router.group("t/:tenant", context: TenantRequestContext.self)
         let byHost = router.group(context: TenantRequestContext.self)
         for root in [byPath, byHost] {
+            if let live = parts.liveSocket { root.add(middleware: GraphQLSSEMiddleware(endpoint: live)) }
             for endpoint in parts.endpoints {
                 endpoint.register(on: root)
             }
@@ -63,7 +70,8 @@ public enum StorykeepApplication {
         return router
     }
 
-    /// The application `storykeep serve` runs: the router, the tenant cache as a service, and
+    /// The application `storykeep serve` runs: the router, WebSocket upgrades to GraphQL over
+    /// WebSocket (``LiveSocketEndpoint``) when the parts have it, the tenant cache as a service, and
     /// graceful shutdown on SIGTERM and SIGINT (Hummingbird's `runService`): the server stops
     /// accepting, finishes the requests in flight, then the services stop.
     public static func make(
@@ -72,8 +80,12 @@ public enum StorykeepApplication {
         logger: Logger,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        Application(
+        let sockets = Router(context: LiveSocketContext.self)
+        parts.liveSocket?.register(on: sockets, tenants: parts.tenants)
+        let socketConfiguration = WebSocketServerConfiguration(maxFrameSize: parts.liveSocket?.limits.maxMessageBytes ?? 1 << 14)
+        return Application(
             router: router(config: config, parts: parts),
+            server: .http1WebSocketUpgrade(webSocketRouter: sockets, configuration: .init(ws: socketConfiguration)),
             configuration: ApplicationConfiguration(
                 address: .hostname(config.http.host, port: config.http.port),
                 serverName: "Storykeep"

@@ -22,7 +22,7 @@ public struct TenantMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var context = context
-        context.tenant = await resolve(request)
+        context.tenant = await Self.resolve(request, in: tenants)
         switch context.tenant {
         case .found(let tenant):
             context.logger[metadataKey: "tenant"] = .string(tenant.slug)
@@ -33,7 +33,8 @@ public struct TenantMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
-    private func resolve(_ request: Request) async -> TenantResolution {
+    /// The tenant `request` is for, by its path and its `Host` header.
+    static func resolve(_ request: Request, in tenants: TenantCache) async -> TenantResolution {
         do {
             let byHost = try await Self.host(of: request).asyncFlatMap { try await tenants.tenant(host: $0) }
             guard let slug = Self.slug(inPath: request.uri.path) else {

@@ -48,12 +48,14 @@ public final class CapturedLogs: Sendable {
     }
 }
 
-/// The server, as `storykeep serve` assembles it, on the test database, with `endpoints`, in
-/// process or, with `setup: .live`, over a socket on a free port.
+/// The server, as `storykeep serve` assembles it, on the test database, with `endpoints` (and
+/// GraphQL over WebSocket with `liveSocket`), in process or, with `setup: .live`, over a socket
+/// on a free port.
 public func withTestServer(
     endpoints: [any TenantEndpoint] = [TenantInfoEndpoint()],
     readiness: ((PostgresPool) -> [any ReadinessCheck])? = nil,
     logs: CapturedLogs = CapturedLogs(),
+    liveSocket: LiveSocketEndpoint? = nil,
     setup: TestingSetup = .router,
     _ test: @Sendable (any TestClientProtocol, TenantCache) async throws -> Void
 ) async throws {
@@ -65,7 +67,8 @@ public func withTestServer(
         let parts = StorykeepApplication.Parts(
             tenants: tenants,
             readiness: readiness?(pool) ?? [DatabaseReadiness(pool: pool, migrations: migrations)],
-            endpoints: endpoints
+            endpoints: endpoints,
+            liveSocket: liveSocket
         )
         let app = StorykeepApplication.make(config: config, parts: parts, logger: logs.logger)
         try await app.test(setup) { client in try await test(client, tenants) }

@@ -120,10 +120,35 @@ final class PreparedDocument: Sendable {
         schema: GraphQLSchema, rootValue: any Sendable, contextValue: any Sendable, variableValues: GraphQLObject?,
         operationName: String?
     ) async -> GraphQLResponse {
+        let selected: SelectedPlan
+        switch select(schema: schema, variableValues: variableValues, operationName: operationName) {
+        case .success(let found): selected = found
+        case .failure(let failure): return failure.response
+        }
+        let operation = selected.operation
+        let context = ExecutionContext(
+            schema: schema, document: self, operation: operation, variables: selected.variables, rootValue: rootValue,
+            contextValue: contextValue)
+        return await context.run(selected.plan, serially: operation.operation == .mutation)
+    }
+
+    /// An operation chosen to run, its variables coerced and its plan compiled for them.
+    struct SelectedPlan {
+        var operation: OperationDefinition
+        var variables: VariableValues
+        var plan: OperationPlan
+    }
+
+    /// The operation named `operationName`, its variables and its plan; or the response of a
+    /// request error (no such operation, variables that do not coerce), or of a schema without
+    /// the operation's root type.
+    func select(
+        schema: GraphQLSchema, variableValues: GraphQLObject?, operationName: String?
+    ) -> Result<SelectedPlan, FailedResponse> {
         let index: Int
         switch operation(named: operationName) {
         case .success(let found): index = found
-        case .failure(let error): return GraphQLResponse(errors: [error])
+        case .failure(let error): return .failure(FailedResponse(GraphQLResponse(errors: [error])))
         }
         let operation = operations[index]
         let variables: VariableValues
@@ -131,18 +156,24 @@ final class PreparedDocument: Sendable {
             schema: schema, definitions: operation.variableDefinitions, inputs: variableValues ?? [:], source: source)
         {
         case .success(let coerced): variables = coerced
-        case .failure(let failure): return GraphQLResponse(errors: failure.errors)
+        case .failure(let failure): return .failure(FailedResponse(GraphQLResponse(errors: failure.errors)))
         }
         guard let rootType = schema.rootType(for: operation.operation) else {
             let error = GraphQLError(
                 message: "Schema is not configured to execute \(operation.operation.rawValue) operation.",
                 source: source, nodes: [operation.loc])
-            return GraphQLResponse(data: .null, errors: [error])
+            return .failure(FailedResponse(GraphQLResponse(data: .null, errors: [error])))
         }
         let plan = plan(index, rootType: rootType, schema: schema, variables: variables)
-        let context = ExecutionContext(
-            schema: schema, document: self, operation: operation, variables: variables, rootValue: rootValue,
-            contextValue: contextValue)
-        return await context.run(plan, serially: operation.operation == .mutation)
+        return .success(SelectedPlan(operation: operation, variables: variables, plan: plan))
+    }
+}
+
+/// A response given instead of running an operation, as the failure of a `Result`.
+struct FailedResponse: Error {
+    var response: GraphQLResponse
+
+    init(_ response: GraphQLResponse) {
+        self.response = response
     }
 }

@@ -284,6 +284,9 @@ public final class GraphQLField: @unchecked Sendable {
     /// How the field's value is found; nil means the default resolver (read the field's name
     /// from the parent value).
     public var resolve: FieldResolver?
+    /// For a field of the subscription type: the stream of its events (graphql-js's
+    /// `subscribe`); nil means the default, the field's name read from the root value.
+    public var subscribe: SubscriptionResolver?
     public var astNode: FieldDefinition?
 
     public init(name: String, type: GraphQLType, description: String? = nil) {

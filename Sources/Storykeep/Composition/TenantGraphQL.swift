@@ -62,13 +62,7 @@ public struct TenantGraphQL: Sendable {
         _ request: GraphQLRequest, tenant: Tenant, credential: Credential, links: any ResourceLinks,
         allowedOperationTypes: Set<OperationType> = [.query, .mutation]
     ) async -> Outcome {
-        let composed: ComposedSchema
-        do {
-            composed = try schemas.schema(for: tenant.file)
-        } catch {
-            services.logger.error("Tenant schema unavailable", metadata: ["tenant": "\(tenant.slug)", "error": "\(error)"])
-            return .response(GraphQLResponse(errors: [.internal()]))
-        }
+        guard let composed = composedSchema(for: tenant) else { return .response(GraphQLResponse(errors: [.internal()])) }
         let service = composed.service
         guard let operation = service.selectedOperation(of: request) else {
             // Invalid, or no operation to run: the service answers with the request error.
@@ -110,6 +104,17 @@ public struct TenantGraphQL: Sendable {
         }
     }
 
+    /// `tenant`'s schema; nil, logged, when it does not compose (a fault of the server, not of
+    /// the request).
+    func composedSchema(for tenant: Tenant) -> ComposedSchema? {
+        do {
+            return try schemas.schema(for: tenant.file)
+        } catch {
+            services.logger.error("Tenant schema unavailable", metadata: ["tenant": "\(tenant.slug)", "error": "\(error)"])
+            return nil
+        }
+    }
+
     /// Runs `body` in one transaction as the person whose live session of `tenant` has `token`, or
     /// as nobody (`nil`) when it is no such session: what a request with a bearer token runs in
     /// (the server's file endpoints too).
@@ -123,7 +128,7 @@ public struct TenantGraphQL: Sendable {
     /// no operation to run (`GRAPHQL_VALIDATION_FAILED`), with the code Apollo's servers give it,
     /// so that every error a client sees has a code. The engine marks syntax errors by their
     /// message, "Syntax Error: ...".
-    private static func documentError(_ error: GraphQLError) -> GraphQLError {
+    static func documentError(_ error: GraphQLError) -> GraphQLError {
         guard error.extensions?["code"] == nil else { return error }
         var error = error
         let code = error.message.hasPrefix("Syntax Error: ") ? "GRAPHQL_PARSE_FAILED" : "GRAPHQL_VALIDATION_FAILED"

@@ -18,6 +18,8 @@ public struct ComposedSchema: Sendable {
     /// those a module admitted (``ModuleRegistry/admitNUL(inArgument:of:)``); every other string
     /// argument refuses it.
     public let argumentsAdmittingNUL: Set<String>
+    /// The fields of `Subscription`, by name, as their modules registered them.
+    public let subscriptions: [String: LiveSubscriptionField]
 
     public var schema: GraphQLSchema { service.schema }
 }
@@ -112,7 +114,8 @@ public final class TenantSchemas: Sendable {
             service: GraphQLService(
                 schema: schema, cacheCapacity: documentCacheSize, parseOptions: ParseOptions(maxTokens: Self.maxTokens)),
             ownTransactionFields: own, events: EventBus(registry.events),
-            argumentsAdmittingNUL: Set(registry.admittingNUL.flatMap { field, arguments in arguments.map { "\(field)(\($0):)" } }))
+            argumentsAdmittingNUL: Set(registry.admittingNUL.flatMap { field, arguments in arguments.map { "\(field)(\($0):)" } }),
+            subscriptions: Dictionary(uniqueKeysWithValues: registry.subscriptions.map { (String($0.key.dropFirst("Subscription.".count)), $0.value) }))
     }
 
     /// The SDL file `Schema/<name>.graphql`.
@@ -126,7 +129,7 @@ public final class TenantSchemas: Sendable {
 
     private func attach(_ registry: ModuleRegistry, to schema: GraphQLSchema) throws {
         try Self.checkAdmittedNUL(registry, in: schema)
-        var unused = Set(registry.roots.keys).union(registry.fields.keys)
+        var unused = Set(registry.roots.keys).union(registry.fields.keys).union(registry.subscriptions.keys)
         for root in [schema.queryType, schema.mutationType].compactMap({ $0 }) {
             for field in root.fields {
                 let coordinate = "\(root.name).\(field.name)"
@@ -136,6 +139,14 @@ public final class TenantSchemas: Sendable {
                 unused.remove(coordinate)
                 field.resolve = Self.guarded(registered, coordinate, admittingNUL: registry.admittingNUL[coordinate] ?? [])
             }
+        }
+        for field in schema.subscriptionType?.fields ?? FieldMap() {
+            let coordinate = "Subscription.\(field.name)"
+            guard let registered = registry.subscriptions[coordinate] else {
+                throw SchemaCompositionError(description: "no subscription for \(coordinate)")
+            }
+            unused.remove(coordinate)
+            field.subscribe = Self.guarded(registered)
         }
         for (coordinate, resolver) in registry.fields {
             let parts = coordinate.split(separator: ".", maxSplits: 1).map(String.init)
@@ -201,6 +212,22 @@ public final class TenantSchemas: Sendable {
             } catch {
                 throw context.apiError(error, at: coordinate)
             }
+        }
+    }
+
+    /// A subscription's source stream behind the check of its arguments' text and its access
+    /// check: the tenant's live events it follows that may concern the viewer. The field's
+    /// value for each is read by the runner of the subscription (``TenantGraphQL/subscribe(_:tenant:token:links:)``).
+    private static func guarded(_ subscription: LiveSubscriptionField) -> SubscriptionResolver {
+        { _, arguments, context, _ in
+            guard let context = context as? ResolverContext else {
+                throw GraphQLError(message: "Internal error: no request context.")
+            }
+            try InputText.check(arguments, admittingNUL: [])
+            let viewer = try context.requireViewer()
+            if case .roles(let roles) = subscription.access, !roles.contains(viewer.role) { throw GraphQLError.forbidden() }
+            let concerns = subscription.concerns
+            return context.services.live.stream(tenantID: context.tenant.id, kinds: subscription.kinds) { concerns($0, viewer) }
         }
     }
 

@@ -19,6 +19,8 @@ public struct DomainServices: Sendable {
     /// The longest a statement of a request may run (`database.statementTimeoutSeconds`); nil
     /// for no limit.
     public var statementTimeout: Duration?
+    /// The live subscribers of this server process, fed by its database listener.
+    public var live = LiveEvents()
 
     public init(
         pool: PostgresPool, hasher: PasswordHasher, sessions: SessionPolicy, logger: Logger,

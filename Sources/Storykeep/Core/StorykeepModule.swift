@@ -62,7 +62,7 @@ public typealias RootResolver = @Sendable (_ arguments: GraphQLObject, _ context
 /// What a module attaches to the composed schema and to the other modules: resolvers by
 /// `Type.field` name, and handlers of domain events.
 ///
-/// Root fields (`Query.*`, `Mutation.*`) are registered with who may call them; the composition
+/// Root fields (`Query.*`, `Mutation.*`, `Subscription.*`) are registered with who may call them; the composition
 /// wraps each with that check, so a resolver runs only for a caller it admits. Every root field of
 /// a composed schema must have a resolver, and every name registered must be a field of the
 /// schema: a mismatch fails the composition (at the server's start), not a request.
@@ -75,6 +75,8 @@ public struct ModuleRegistry: Sendable {
 
     package var roots: [String: Root] = [:]
     package var fields: [String: FieldResolver] = [:]
+    /// `Subscription.*` (``subscription(_:access:concerns:_:)``).
+    package var subscriptions: [String: LiveSubscriptionField] = [:]
     package var events = EventHandlers()
     /// The arguments, by field coordinate, that may hold U+0000 (``admitNUL(inArgument:of:)``).
     package var admittingNUL: [String: Set<String>] = [:]
@@ -143,11 +145,13 @@ public struct ModuleRegistry: Sendable {
     /// Adds `other`'s resolvers (a module's, named `module`); a coordinate two modules claim is a
     /// composition error.
     package mutating func merge(_ other: ModuleRegistry, from module: String) throws {
-        if let clash = Set(roots.keys).intersection(other.roots.keys).union(Set(fields.keys).intersection(other.fields.keys)).first {
+        let claimed = Set(roots.keys).union(fields.keys).union(subscriptions.keys)
+        if let clash = claimed.intersection(Set(other.roots.keys).union(other.fields.keys).union(other.subscriptions.keys)).first {
             throw ModuleCompositionError(description: "module \(module) registers \(clash), which another module already resolves")
         }
         roots.merge(other.roots) { $1 }
         fields.merge(other.fields) { $1 }
+        subscriptions.merge(other.subscriptions) { $1 }
         events.append(other.events)
         admittingNUL.merge(other.admittingNUL) { $0.union($1) }
     }

@@ -34,6 +34,13 @@ enum NotificationStatements {
         limit $3
         """
 
+    /// The person's notification $1, if it is theirs.
+    static let byID = """
+        select n.id, n.kind, n.title, n.actor_id, n.subject_kind, n.subject_id, n.created_at, n.read_at
+        from notifications n
+        where n.tenant_id = current_tenant_id() and n.recipient_id = current_person_id() and n.id = $1
+        """
+
     /// How many of the person's notifications are not read yet.
     static let unreadCount = """
         select count(*) from notifications n

@@ -52,6 +52,11 @@ public struct NotificationStore<Database: PostgresQueryable>: Sendable {
             hasNextPage: rows.count > first)
     }
 
+    /// The person's notification `id`; nil when it is not theirs.
+    public func notification(id: UUID) async throws -> Notification? {
+        try await database.query(NotificationStatements.byID, id).first.map(Self.decode)
+    }
+
     /// How many of the person's notifications are not read yet.
     public func unreadCount() async throws -> Int {
         try await database.query(NotificationStatements.unreadCount)[0].decode(Int.self, at: 0)

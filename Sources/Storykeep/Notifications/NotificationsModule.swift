@@ -27,6 +27,10 @@ public struct NotificationsModule: StorykeepModule {
             let ids: [UUID]? = arguments["ids"]?.listValue == nil ? nil : try arguments.ids("ids", field: "ids")
             return try await context.transaction { tx in try await NotificationStore(tx).markRead(ids: ids) }
         }
+        module.subscription("notificationAdded", access: .authenticated, concerns: { event, viewer in event.people.contains(viewer.personID) }) {
+            event, context in
+            try await context.transaction { tx in try await NotificationStore(tx).notification(id: event.id) }
+        }
     }
 }
 

@@ -70,6 +70,10 @@ public struct SafetyModule: StorykeepModule {
             }
         }
         module.admitNUL(inArgument: "message", of: "Mutation.raiseSafetyAlert")
+        // Every staff subscriber of the tenant reads the alert again: its policies say who sees it.
+        module.subscription("safetyAlertChanged", access: staff) { event, context in
+            try await context.transaction { tx in try await SafetyAlerts(tx).alert(id: event.id) }
+        }
 
         module.mutation("acknowledgeSafetyAlert", access: staff) { arguments, context in
             let id = try arguments.id("id")
