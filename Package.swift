@@ -17,6 +17,7 @@ let domainModules: [(name: String, uses: [String])] = [
     ("Sharing", ["Journals", "Caseload", "Notifications"]),
     ("Prompts", ["Journals", "Caseload", "Notifications"]),
     ("Safety", ["Caseload", "Notifications"]),
+    ("Export", ["Accounts", "Journals", "Archive", "Caseload", "Sharing"]),
 ]
 
 let package = Package(

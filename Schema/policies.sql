@@ -107,6 +107,42 @@ create policy check_in_skips_tenant on check_in_skips as permissive for all to p
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
     with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
 
+-- cms_clients: row-level security enabled, forced; 4 policies
+alter table cms_clients enable row level security;
+alter table cms_clients force row level security;
+
+create policy cms_clients_insert on cms_clients as restrictive for insert to public
+    with check ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text AND NOT created_by IS DISTINCT FROM (( SELECT current_person_id() AS current_person_id)));
+
+create policy cms_clients_read on cms_clients as restrictive for select to public
+    using ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text OR ((( SELECT current_person_role() AS current_person_role)) = ANY (ARRAY['CLIENT_LOGIN'::text, 'CMS'::text])) AND id::text = (( SELECT current_login_name() AS current_login_name)) OR (( SELECT current_person_role() AS current_person_role)) = 'AUTHENTICATION'::text AND (id IN ( SELECT t.client_id
+   FROM cms_tokens t
+  WHERE t.tenant_id = cms_clients.tenant_id AND t.token_hash = (( SELECT current_secret_hash() AS current_secret_hash)))));
+
+create policy cms_clients_tenant on cms_clients as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy cms_clients_update on cms_clients as restrictive for update to public
+    using ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text OR (( SELECT current_person_role() AS current_person_role)) = 'CLIENT_LOGIN'::text AND id::text = (( SELECT current_login_name() AS current_login_name)));
+
+-- cms_tokens: row-level security enabled, forced; 4 policies
+alter table cms_tokens enable row level security;
+alter table cms_tokens force row level security;
+
+create policy cms_tokens_delete on cms_tokens as restrictive for delete to public
+    using ((( SELECT current_person_role() AS current_person_role)) = 'CLIENT_LOGIN'::text AND client_id::text = (( SELECT current_login_name() AS current_login_name)));
+
+create policy cms_tokens_insert on cms_tokens as restrictive for insert to public
+    with check ((( SELECT current_person_role() AS current_person_role)) = 'CLIENT_LOGIN'::text AND client_id::text = (( SELECT current_login_name() AS current_login_name)));
+
+create policy cms_tokens_read on cms_tokens as restrictive for select to public
+    using ((( SELECT current_person_role() AS current_person_role)) = 'AUTHENTICATION'::text AND token_hash = (( SELECT current_secret_hash() AS current_secret_hash)) OR (( SELECT current_person_role() AS current_person_role)) = 'CLIENT_LOGIN'::text AND client_id::text = (( SELECT current_login_name() AS current_login_name)));
+
+create policy cms_tokens_tenant on cms_tokens as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
 -- credentials: row-level security enabled, forced; 4 policies
 alter table credentials enable row level security;
 alter table credentials force row level security;

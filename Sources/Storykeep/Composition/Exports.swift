@@ -5,6 +5,7 @@
 @_exported import StorykeepArchive
 @_exported import StorykeepCaseload
 @_exported import StorykeepCore
+@_exported import StorykeepExport
 @_exported import StorykeepJournals
 @_exported import StorykeepNotifications
 @_exported import StorykeepProfile

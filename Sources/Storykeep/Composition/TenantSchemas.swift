@@ -18,6 +18,9 @@ public struct ComposedSchema: Sendable {
     /// those a module admitted (``ModuleRegistry/admitNUL(inArgument:of:)``); every other string
     /// argument refuses it.
     public let argumentsAdmittingNUL: Set<String>
+    /// How its modules recognise a client's token (``StorykeepModule/clientAuthentication``), if
+    /// one of them has clients.
+    public let clientAuthentication: (any ClientAuthentication)?
 
     public var schema: GraphQLSchema { service.schema }
 }
@@ -112,7 +115,8 @@ public final class TenantSchemas: Sendable {
             service: GraphQLService(
                 schema: schema, cacheCapacity: documentCacheSize, parseOptions: ParseOptions(maxTokens: Self.maxTokens)),
             ownTransactionFields: own, events: EventBus(registry.events),
-            argumentsAdmittingNUL: Set(registry.admittingNUL.flatMap { field, arguments in arguments.map { "\(field)(\($0):)" } }))
+            argumentsAdmittingNUL: Set(registry.admittingNUL.flatMap { field, arguments in arguments.map { "\(field)(\($0):)" } }),
+            clientAuthentication: chosen.lazy.compactMap(\.clientAuthentication).first)
     }
 
     /// The SDL file `Schema/<name>.graphql`.
@@ -188,7 +192,14 @@ public final class TenantSchemas: Sendable {
                 throw GraphQLError(message: "Internal error: no request context.")
             }
             try InputText.check(arguments, admittingNUL: admitted)
+            // A client's token reaches the fields for clients and nothing else.
+            if context.client != nil, access != .clients { throw GraphQLError.forbidden() }
             switch access {
+            case .clients:
+                guard context.client != nil else {
+                    _ = try context.requireViewer()
+                    throw GraphQLError.forbidden()
+                }
             case .anyone:
                 break
             case .authenticated:

@@ -31,6 +31,13 @@ public enum AccountContext: Sendable, Equatable {
     /// An operator at the command line acting as the tenant's admin (`storykeep user create`
     /// makes a tenant's first admin this way): admin rights, and no person.
     case tenantOperator(tenantID: UUID)
+    /// A case-management client asking for a token with its secret (`POST oauth/token`): sees
+    /// that client (its id is the context's key, in `storykeep.login_name`) and writes its tokens.
+    case clientLogin(tenantID: UUID, clientID: UUID)
+    /// An authenticated case-management client (role `CMS`, no person; its id in
+    /// `storykeep.login_name`): sees itself and what the tenant's export scope lets it export,
+    /// nothing else (Migrations/0017_export.sql, 0018_export_feed.sql).
+    case client(tenantID: UUID, clientID: UUID)
 
     /// The settings for `PostgresPool.transaction(settings:)`.
     public var settings: [String: String] {
@@ -72,6 +79,10 @@ public enum AccountContext: Sendable, Equatable {
             (tenantID.uuidString, personID.uuidString, personRole.rawValue, "", "")
         case .tenantOperator(let tenantID):
             (tenantID.uuidString, "", PersonRole.agencyAdmin.rawValue, "", "")
+        case .clientLogin(let tenantID, let clientID):
+            (tenantID.uuidString, "", "CLIENT_LOGIN", clientID.uuidString.lowercased(), "")
+        case .client(let tenantID, let clientID):
+            (tenantID.uuidString, "", "CMS", clientID.uuidString.lowercased(), "")
         }
     }
 }

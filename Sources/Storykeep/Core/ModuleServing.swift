@@ -18,6 +18,28 @@ public enum ModuleEndpoint: Sendable {
     /// `GET <path>/<id>`: the file `id` of `source`, for whoever the request's bearer token says,
     /// in one transaction as them; with HTTP Range, `ETag` and private caching.
     case files(path: String, source: any FileSource)
+    /// `POST <path>`: the OAuth 2.0 token endpoint of the client credentials grant (RFC 6749
+    /// §4.4). The server speaks the protocol (the form, HTTP Basic, the JSON answers and errors);
+    /// `issuer` judges the client's credentials and issues its tokens.
+    case clientCredentials(path: String, issuer: any ClientCredentialsIssuer)
+}
+
+/// Issues bearer tokens to clients that authenticate with their id and secret
+/// (``ModuleEndpoint/clientCredentials(path:issuer:)``).
+public protocol ClientCredentialsIssuer: Sendable {
+    /// A token for the client `clientID` of `tenant` if `secret` is its secret, judged at
+    /// `services.now()`.
+    func issue(clientID: String, secret: String, tenant: Tenant, services: DomainServices) async throws -> ClientCredentialsOutcome
+}
+
+/// What became of a client's request for a token.
+public enum ClientCredentialsOutcome: Sendable, Equatable {
+    /// A bearer token (shown this once), valid for `expiresIn` seconds.
+    case issued(token: String, expiresIn: Int)
+    /// No such client, a wrong secret, or a revoked client: not told apart.
+    case invalidClient
+    /// Too many wrong secrets in a row: refused unjudged; try again after this many seconds.
+    case slowedDown(retryAfterSeconds: Int)
 }
 
 /// Stored files an endpoint serves (``ModuleEndpoint/files(path:source:)``). Each method runs in
