@@ -20,6 +20,27 @@ enum ExportHTTP {
     static let revoke = "mutation($id: ID!) { revokeCmsClient(id: $id) { \(clientFields) } }"
     static let clients = "{ cmsClients { \(clientFields) } }"
     static let whoAmI = "{ export { client { id name } } }"
+    static let entryFields = """
+        id revision date kind text mood tags background createdAt updatedAt youngPerson { id externalRef displayName }
+        sharedWith { person { id displayName } relationship sharedAt message } media { id contentType byteSize sha256 url }
+        """
+    static let changes = """
+        query($after: String, $first: Int) {
+          export { changes(after: $after, first: $first) { items { op sequence entryId entry { \(entryFields) } } cursor hasMore } }
+        }
+        """
+    static let document = """
+        query($after: String) { export { changes(after: $after) { items { entryId entry { document { html contentType } } } cursor } } }
+        """
+}
+
+/// What a client has pulled: the changes in order, and where to go on from.
+struct Pulled {
+    var items: [GraphQLValue] = []
+    var cursor: String?
+
+    /// The ops and entries, in order.
+    var ops: [String] { items.map { "\($0["op"]?.stringValue ?? "?") \($0["entryId"]?.stringValue ?? "?")" } }
 }
 
 /// A client's credentials, as an admin handed them over.
@@ -56,6 +77,29 @@ extension AccountsHarness {
         let response = try await tokenRequest(for: cms)
         #expect(response.status == .ok, "\(String(buffer: response.body))")
         return try #require(try response.json["access_token"]?.stringValue)
+    }
+
+    /// One page of the feed after `after`, as the client with `token`, which must answer.
+    func pull(_ token: String, after: String?, first: Int = 100) async throws -> GraphQLValue {
+        let response = try await graphQL(ExportHTTP.changes, ["after": after.map(GraphQLValue.string) ?? .null, "first": .int(first)], token: token)
+        #expect(response["errors"] == nil, "\(response.json)")
+        return try #require(response["data"]?["export"]?["changes"], "\(response.json)")
+    }
+
+    /// Pulls from `after` until `enough` says the changes pulled are (the newest changes appear
+    /// once every transaction older than theirs has ended, which other tests' may delay by a
+    /// moment), then on to the end of the feed: all it pulled.
+    func pull(_ token: String, after: String?, until enough: (Pulled) -> Bool) async throws -> Pulled {
+        var pulled = Pulled(cursor: after)
+        for _ in 0..<200 {
+            let page = try await pull(token, after: pulled.cursor)
+            pulled.items += page["items"]?.listValue ?? []
+            pulled.cursor = page["cursor"]?.stringValue
+            if enough(pulled), page["hasMore"] == .bool(false) { return pulled }
+            if page["hasMore"] != .bool(true) { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        Issue.record("the feed never held what was expected: \(pulled.ops)")
+        return pulled
     }
 
     /// `Basic <base64(id:secret)>`, each form-encoded (RFC 6749 §2.3.1).

@@ -3,6 +3,7 @@
 // the core and the modules Package.swift says it uses.
 @_exported import StorykeepAccounts
 @_exported import StorykeepArchive
+@_exported import StorykeepAudit
 @_exported import StorykeepCaseload
 @_exported import StorykeepCore
 @_exported import StorykeepExport

@@ -19,6 +19,7 @@ public enum StorykeepModules {
         PromptsModule(),
         SafetyModule(),
         ExportModule(),
+        AuditModule(),
     ]
 
     /// Module names a tenant file's `modules` may already list whose modules have not landed yet:

@@ -38,6 +38,9 @@ public enum AccountContext: Sendable, Equatable {
     /// `storykeep.login_name`): sees itself and what the tenant's export scope lets it export,
     /// nothing else (Migrations/0017_export.sql, 0018_export_feed.sql).
     case client(tenantID: UUID, clientID: UUID)
+    /// The export module's handlers finding the entries shared in an assignment that just ended
+    /// (role `EXPORT_LOG`): sees the tenant's standing shares, and nothing else.
+    case exportLog(tenantID: UUID)
 
     /// The settings for `PostgresPool.transaction(settings:)`.
     public var settings: [String: String] {
@@ -83,6 +86,8 @@ public enum AccountContext: Sendable, Equatable {
             (tenantID.uuidString, "", "CLIENT_LOGIN", clientID.uuidString.lowercased(), "")
         case .client(let tenantID, let clientID):
             (tenantID.uuidString, "", "CMS", clientID.uuidString.lowercased(), "")
+        case .exportLog(let tenantID):
+            (tenantID.uuidString, "", "EXPORT_LOG", "", "")
         }
     }
 }

@@ -22,6 +22,18 @@ public enum ModuleEndpoint: Sendable {
     /// §4.4). The server speaks the protocol (the form, HTTP Basic, the JSON answers and errors);
     /// `issuer` judges the client's credentials and issues its tokens.
     case clientCredentials(path: String, issuer: any ClientCredentialsIssuer)
+    /// `GET <path>/<id>?<query>`: the file `id` of `source` for whoever holds a link `links`
+    /// signed, without a token; read in one transaction in the context the link gives.
+    case signedFiles(path: String, source: any FileSource, links: any SignedFileLinks)
+}
+
+/// Links to files that work without a token for as long as their signature says (the export's
+/// media links, which a case management system hands to its document store).
+public protocol SignedFileLinks: Sendable {
+    /// The context to read the file `id` in if `query` (the link's query parameters) signs it for
+    /// `tenant` and has not expired at `now`; nil for a link that is not one, was changed, is of
+    /// another tenant or another file, or has expired.
+    func context(forFile id: UUID, query: [String: String], tenant: Tenant, now: Date) -> AccountContext?
 }
 
 /// Issues bearer tokens to clients that authenticate with their id and secret
