@@ -19,8 +19,8 @@ struct CmsClients<Queryable: PostgresQueryable> {
     /// A new client called `name` and its secret.
     func create(name: String) async throws -> CmsClientCredentials {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...200).contains(name.unicodeScalars.count) else {
-            throw GraphQLError.badUserInput(field: "name", "name: give the client a name of 1 to 200 characters.")
+        guard TextLimit.cmsClientName.admits(name) else {
+            throw GraphQLError.badUserInput(field: "name", "name: give the client a name of \(TextLimit.cmsClientName).")
         }
         let secret = try SessionToken.generate()
         let rows = try await tx.query(CmsClientStatements.create, name, secret.storageHash)
