@@ -17,7 +17,12 @@ let domainModules: [(name: String, uses: [String])] = [
     ("Sharing", ["Journals", "Caseload", "Notifications"]),
     ("Prompts", ["Journals", "Caseload", "Notifications"]),
     ("Safety", ["Caseload", "Notifications"]),
+    ("Export", ["Accounts", "Journals", "Archive", "Caseload", "Sharing"]),
+    ("Audit", ["Accounts", "Journals", "Caseload"]),
 ]
+
+/// Files a module reads at run time, in its folder (the export's HTML template).
+let moduleResources: [String: [Resource]] = ["Export": [.copy("Templates")]]
 
 let package = Package(
     name: "Storykeep",
@@ -46,7 +51,8 @@ let package = Package(
             name: "Storykeep" + module.name,
             dependencies: ["StorykeepCore", "GraphQL", "Postgres", .product(name: "Logging", package: "swift-log")]
                 + module.uses.map { .target(name: "Storykeep" + $0) },
-            path: "Sources/Storykeep/" + module.name
+            path: "Sources/Storykeep/" + module.name,
+            resources: moduleResources[module.name]
         )
     } + [
         // System libraries.

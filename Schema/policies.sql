@@ -85,7 +85,7 @@ create policy assignments_insert on assignments as restrictive for insert to pub
     with check ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text AND NOT assigned_by IS DISTINCT FROM (( SELECT current_person_id() AS current_person_id)));
 
 create policy assignments_read on assignments as restrictive for select to public
-    using (young_person_id = (( SELECT current_person_id() AS current_person_id)) OR adult_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text);
+    using (young_person_id = (( SELECT current_person_id() AS current_person_id)) OR adult_id = (( SELECT current_person_id() AS current_person_id)) OR ((( SELECT current_person_role() AS current_person_role)) = ANY (ARRAY['AGENCY_ADMIN'::text, 'CMS'::text])));
 
 create policy assignments_tenant on assignments as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
@@ -94,6 +94,20 @@ create policy assignments_tenant on assignments as permissive for all to public
 create policy assignments_update on assignments as restrictive for update to public
     using ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text)
     with check ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text AND NOT ended_by IS DISTINCT FROM (( SELECT current_person_id() AS current_person_id)));
+
+-- audit_events: row-level security enabled, forced; 3 policies
+alter table audit_events enable row level security;
+alter table audit_events force row level security;
+
+create policy audit_events_insert on audit_events as restrictive for insert to public
+    with check ((actor_person_id IS NULL OR actor_person_id = (( SELECT current_person_id() AS current_person_id))) AND (actor_client_id IS NULL OR (( SELECT current_person_role() AS current_person_role)) = 'CMS'::text AND actor_client_id::text = (( SELECT current_login_name() AS current_login_name))));
+
+create policy audit_events_read on audit_events as restrictive for select to public
+    using ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text OR subject_person_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy audit_events_tenant on audit_events as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
 
 -- check_in_skips: row-level security enabled, forced; 2 policies
 alter table check_in_skips enable row level security;
@@ -104,6 +118,42 @@ create policy check_in_skips_own on check_in_skips as restrictive for all to pub
     with check (person_id = (( SELECT current_person_id() AS current_person_id)));
 
 create policy check_in_skips_tenant on check_in_skips as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- cms_clients: row-level security enabled, forced; 4 policies
+alter table cms_clients enable row level security;
+alter table cms_clients force row level security;
+
+create policy cms_clients_insert on cms_clients as restrictive for insert to public
+    with check ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text AND NOT created_by IS DISTINCT FROM (( SELECT current_person_id() AS current_person_id)));
+
+create policy cms_clients_read on cms_clients as restrictive for select to public
+    using ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text OR ((( SELECT current_person_role() AS current_person_role)) = ANY (ARRAY['CLIENT_LOGIN'::text, 'CMS'::text])) AND id::text = (( SELECT current_login_name() AS current_login_name)) OR (( SELECT current_person_role() AS current_person_role)) = 'AUTHENTICATION'::text AND (id IN ( SELECT t.client_id
+   FROM cms_tokens t
+  WHERE t.tenant_id = cms_clients.tenant_id AND t.token_hash = (( SELECT current_secret_hash() AS current_secret_hash)))));
+
+create policy cms_clients_tenant on cms_clients as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy cms_clients_update on cms_clients as restrictive for update to public
+    using ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text OR (( SELECT current_person_role() AS current_person_role)) = 'CLIENT_LOGIN'::text AND id::text = (( SELECT current_login_name() AS current_login_name)));
+
+-- cms_tokens: row-level security enabled, forced; 4 policies
+alter table cms_tokens enable row level security;
+alter table cms_tokens force row level security;
+
+create policy cms_tokens_delete on cms_tokens as restrictive for delete to public
+    using ((( SELECT current_person_role() AS current_person_role)) = 'CLIENT_LOGIN'::text AND client_id::text = (( SELECT current_login_name() AS current_login_name)));
+
+create policy cms_tokens_insert on cms_tokens as restrictive for insert to public
+    with check ((( SELECT current_person_role() AS current_person_role)) = 'CLIENT_LOGIN'::text AND client_id::text = (( SELECT current_login_name() AS current_login_name)));
+
+create policy cms_tokens_read on cms_tokens as restrictive for select to public
+    using ((( SELECT current_person_role() AS current_person_role)) = 'AUTHENTICATION'::text AND token_hash = (( SELECT current_secret_hash() AS current_secret_hash)) OR (( SELECT current_person_role() AS current_person_role)) = 'CLIENT_LOGIN'::text AND client_id::text = (( SELECT current_login_name() AS current_login_name)));
+
+create policy cms_tokens_tenant on cms_tokens as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
     with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
 
@@ -140,8 +190,9 @@ create policy entries_insert on entries as restrictive for insert to public
 create policy entries_read on entries as restrictive for select to public
     using (author_id = (( SELECT current_person_id() AS current_person_id)) OR archived_at IS NULL AND (EXISTS ( SELECT
    FROM shares_naming_me() s(tenant_id, entry_id)
-  WHERE s.tenant_id = entries.tenant_id AND s.entry_id = entries.id
- OFFSET 0)));
+  WHERE s.tenant_id = entries.tenant_id AND s.entry_id = entries.id)) OR (( SELECT current_person_role() AS current_person_role)) = 'CMS'::text AND (EXISTS ( SELECT
+   FROM exportable_entries() x(tenant_id, entry_id)
+  WHERE x.tenant_id = entries.tenant_id AND x.entry_id = entries.id)));
 
 create policy entries_tenant on entries as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
@@ -164,8 +215,9 @@ create policy entry_media_insert on entry_media as restrictive for insert to pub
 create policy entry_media_read on entry_media as restrictive for select to public
     using (author_id = (( SELECT current_person_id() AS current_person_id)) OR (EXISTS ( SELECT
    FROM shares_naming_me() s(tenant_id, entry_id)
-  WHERE s.tenant_id = entry_media.tenant_id AND s.entry_id = entry_media.entry_id
- OFFSET 0)));
+  WHERE s.tenant_id = entry_media.tenant_id AND s.entry_id = entry_media.entry_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'CMS'::text AND (EXISTS ( SELECT
+   FROM exportable_entries() x(tenant_id, entry_id)
+  WHERE x.tenant_id = entry_media.tenant_id AND x.entry_id = entry_media.entry_id)));
 
 create policy entry_media_tenant on entry_media as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
@@ -184,10 +236,22 @@ create policy entry_tags_insert on entry_tags as restrictive for insert to publi
 create policy entry_tags_read on entry_tags as restrictive for select to public
     using (author_id = (( SELECT current_person_id() AS current_person_id)) OR (EXISTS ( SELECT
    FROM shares_naming_me() s(tenant_id, entry_id)
-  WHERE s.tenant_id = entry_tags.tenant_id AND s.entry_id = entry_tags.entry_id
- OFFSET 0)));
+  WHERE s.tenant_id = entry_tags.tenant_id AND s.entry_id = entry_tags.entry_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'CMS'::text AND (EXISTS ( SELECT
+   FROM exportable_entries() x(tenant_id, entry_id)
+  WHERE x.tenant_id = entry_tags.tenant_id AND x.entry_id = entry_tags.entry_id)));
 
 create policy entry_tags_tenant on entry_tags as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- export_changes: row-level security enabled, forced; 2 policies
+alter table export_changes enable row level security;
+alter table export_changes force row level security;
+
+create policy export_changes_read on export_changes as restrictive for select to public
+    using ((( SELECT current_person_role() AS current_person_role)) = 'CMS'::text);
+
+create policy export_changes_tenant on export_changes as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
     with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
 
@@ -316,7 +380,7 @@ create policy people_visible on people as restrictive for select to public
     using (id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text OR (( SELECT current_person_role() AS current_person_role)) = 'LOGIN'::text AND (username_key = (( SELECT current_login_name() AS current_login_name)) OR email_key = (( SELECT current_login_name() AS current_login_name))) OR (( SELECT current_person_role() AS current_person_role)) = 'AUTHENTICATION'::text AND (id IN ( SELECT s.person_id
    FROM sessions s
   WHERE s.tenant_id = people.tenant_id AND s.token_hash = (( SELECT current_secret_hash() AS current_secret_hash)))) OR (id IN ( SELECT p.p
-   FROM current_assigned_people() p(p))));
+   FROM current_assigned_people() p(p))) OR (( SELECT current_person_role() AS current_person_role)) = 'CMS'::text AND role <> 'AGENCY_ADMIN'::person_role);
 
 -- profiles: row-level security enabled, forced; 4 policies
 alter table profiles enable row level security;
@@ -473,7 +537,7 @@ create policy shares_insert on shares as restrictive for insert to public
   WHERE p.tenant_id = shares.tenant_id AND p.id = shares.sharee_id AND p.disabled_at IS NULL)) AND ( SELECT current_tenant_has_module('sharing'::text) AS current_tenant_has_module));
 
 create policy shares_parties on shares as restrictive for all to public
-    using ((( SELECT current_person_id() AS current_person_id)) = ANY (ARRAY[author_id, sharee_id]))
+    using (((( SELECT current_person_id() AS current_person_id)) = ANY (ARRAY[author_id, sharee_id])) OR ((( SELECT current_person_role() AS current_person_role)) = ANY (ARRAY['CMS'::text, 'EXPORT_LOG'::text])))
     with check ((( SELECT current_person_id() AS current_person_id)) = ANY (ARRAY[author_id, sharee_id]));
 
 create policy shares_read on shares as restrictive for select to public

@@ -46,6 +46,8 @@ extension StorykeepApplication {
         endpoints.map { endpoint in
             switch endpoint {
             case .files(let path, let source): FilesEndpoint(path: path, source: source, graphQL: graphQL)
+            case .signedFiles(let path, let source, let links): FilesEndpoint(path: path, source: source, graphQL: graphQL, links: links)
+            case .clientCredentials(let path, let issuer): ClientCredentialsEndpoint(path: path, issuer: issuer, services: graphQL.services)
             }
         }
     }

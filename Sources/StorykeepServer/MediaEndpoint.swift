@@ -13,15 +13,21 @@ public import Storykeep
 /// `If-Range` is honoured. Responses are `Cache-Control: private` (never in a shared cache) and
 /// `nosniff` (the stored type, recognised from the content at upload, is the only one a browser
 /// may use).
+///
+/// With `links` (``ModuleEndpoint/signedFiles(path:source:links:)``) the file is read without a
+/// token, in the context its link's signature gives; a link that is not valid gets 403.
 public struct FilesEndpoint: TenantEndpoint {
     public let path: String
     public let source: any FileSource
     public let graphQL: TenantGraphQL
+    /// Signed links instead of a bearer token; nil for the token.
+    public let links: (any SignedFileLinks)?
 
-    public init(path: String, source: any FileSource, graphQL: TenantGraphQL) {
+    public init(path: String, source: any FileSource, graphQL: TenantGraphQL, links: (any SignedFileLinks)? = nil) {
         self.path = path
         self.source = source
         self.graphQL = graphQL
+        self.links = links
     }
 
     public func register(on group: RouterGroup<TenantRequestContext>) {
@@ -33,6 +39,8 @@ public struct FilesEndpoint: TenantEndpoint {
     /// What became of a download.
     private enum Outcome: Sendable {
         case unauthenticated
+        /// A signed link that is not valid (changed, of another tenant or file, expired).
+        case invalidLink
         case notFound
         case file(FileDescription, bytes: [UInt8], selection: FileByteSelection)
         /// Reading took longer than the request's statement timeout (`database.statementTimeoutSeconds`).
@@ -43,7 +51,7 @@ public struct FilesEndpoint: TenantEndpoint {
         let rangeHeader = request.headers[.range]
         let ifRange = request.headers[.ifRange]
         let ifNoneMatch = request.headers[.ifNoneMatch]
-        let outcome = try await read(id: context.parameters.get("id") ?? "", context: context) { file in
+        let outcome = try await read(id: context.parameters.get("id") ?? "", request: request, context: context) { file in
             // Which bytes to read, once the file's size and tag are known: none for a client that has them.
             if Self.matches(ifNoneMatch, file) { return .nothing }
             guard let rangeHeader, ifRange == nil || ifRange == Self.etag(file) else { return .whole }
@@ -54,6 +62,8 @@ public struct FilesEndpoint: TenantEndpoint {
             var headers = HTTPFields()
             headers[.wwwAuthenticate] = "Bearer"
             throw HTTPError(.unauthorized, headers: headers, message: "Please log in.")
+        case .invalidLink:
+            throw HTTPError(.forbidden, message: "This link is not valid, or it has expired.")
         case .notFound:
             throw HTTPError(.notFound, message: "No such file.")
         case .timedOut:
@@ -81,36 +91,47 @@ public struct FilesEndpoint: TenantEndpoint {
         }
     }
 
-    /// The file `id` as the request's person may read it, in one transaction: the session, the
-    /// file's description, then the bytes `select` chooses once its size is known.
+    /// The file `id` as the request's person (or its signed link) may read it, in one
+    /// transaction: the session or the link, the file's description, then the bytes `select`
+    /// chooses once its size is known.
     private func read(
-        id: String, context: TenantRequestContext, select: @Sendable (FileDescription) -> FileByteSelection
+        id: String, request: Request, context: TenantRequestContext, select: @Sendable (FileDescription) -> FileByteSelection
     ) async throws -> Outcome {
-        guard case .bearer(let token) = context.credential else { return .unauthenticated }
+        let uuid = UUID(uuidString: id)
         do {
-            return try await read(id: id, token: token, tenant: context.tenant, select: select)
+            if let links {
+                guard let uuid else { return .invalidLink }
+                let query = Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }) { first, _ in first }
+                let services = graphQL.services
+                guard let access = links.context(forFile: uuid, query: query, tenant: context.tenant, now: services.now()) else {
+                    return .invalidLink
+                }
+                return try await services.pool.transaction(settings: services.requestSettings(access)) { tx in
+                    try await read(uuid, in: tx, select: select)
+                }
+            }
+            guard case .bearer(let token) = context.credential else { return .unauthenticated }
+            return try await graphQL.authenticated(token, tenant: context.tenant) { viewer, tx in
+                guard viewer != nil else { return .unauthenticated }
+                return try await read(uuid, in: tx, select: select)
+            }
         } catch let error as PostgresError where error.sqlState == PostgresError.SQLState.queryCanceled {
             return .timedOut
         }
     }
 
-    private func read(
-        id: String, token: SessionToken, tenant: Tenant, select: @Sendable (FileDescription) -> FileByteSelection
-    ) async throws -> Outcome {
-        try await graphQL.authenticated(token, tenant: tenant) { viewer, tx in
-            guard viewer != nil else { return .unauthenticated }
-            guard let uuid = UUID(uuidString: id), let file = try await source.file(id: uuid, in: tx) else { return .notFound }
-            let selection = select(file)
-            let bytes: [UInt8]?
-            switch selection {
-            case .nothing: return .file(file, bytes: [], selection: selection)
-            case .whole: bytes = try await source.bytes(id: uuid, offset: 0, length: nil, in: tx)
-            case .part(let range): bytes = try await source.bytes(id: uuid, offset: range.lowerBound, length: range.count, in: tx)
-            }
-            // Gone since its description was read (purged): as if it had never been.
-            guard let bytes else { return .notFound }
-            return .file(file, bytes: bytes, selection: selection)
+    private func read(_ id: UUID?, in tx: PostgresTransaction, select: @Sendable (FileDescription) -> FileByteSelection) async throws -> Outcome {
+        guard let id, let file = try await source.file(id: id, in: tx) else { return .notFound }
+        let selection = select(file)
+        let bytes: [UInt8]?
+        switch selection {
+        case .nothing: return .file(file, bytes: [], selection: selection)
+        case .whole: bytes = try await source.bytes(id: id, offset: 0, length: nil, in: tx)
+        case .part(let range): bytes = try await source.bytes(id: id, offset: range.lowerBound, length: range.count, in: tx)
         }
+        // Gone since its description was read (purged): as if it had never been.
+        guard let bytes else { return .notFound }
+        return .file(file, bytes: bytes, selection: selection)
     }
 
     private static func body(_ bytes: [UInt8], status: HTTPResponse.Status, type: String, headers: HTTPFields) -> Response {

@@ -100,7 +100,7 @@ let minimalTenantYAML = """
     @Test func anUnknownModuleListsTheKnownOnes() {
         let found = error(minimalTenantYAML.replacingOccurrences(of: "modules: [tags]", with: "modules: [tags, socail]"))
         #expect(found?.keyPath == "modules[1]")
-        #expect(found?.problem == "expected one of: tags, archive, rewards, sharing, social, export; found \"socail\"")
+        #expect(found?.problem == "expected one of: tags, archive, rewards, sharing, export, social; found \"socail\"")
     }
 
     @Test func valuesOutOfRangeAreRefused() {

@@ -143,3 +143,16 @@ public struct PersonCreated: DomainEvent {
     public var personID: UUID
     public var role: PersonRole
 }
+
+/// A person logged in with their password: a new session began.
+public struct LoggedIn: DomainEvent {
+    public static let name = "loggedIn"
+    public var personID: UUID
+}
+
+/// A login was refused for its password (or a switched-off account): published in a transaction
+/// of its own, in the LOGIN context of the name typed. `personID` is nil for a name nobody has.
+public struct LoginFailed: DomainEvent {
+    public static let name = "loginFailed"
+    public var personID: UUID?
+}

@@ -85,10 +85,11 @@ package enum Login {
 
         // Argon2, holding no connection; without an account (or a password yet), the dummy hash.
         let verification = try await services.hasher.verify(password, against: account?.passwordHash)
-        guard verification.ok, let account else {
-            throw wrongPassword(.unauthenticated(wrongCredentials), failures: failures, lockout: lockout)
-        }
-        guard !account.disabled else {
+        guard verification.ok, let account, !account.disabled else {
+            try await context.transaction(loginContext) { tx in try await context.publish(LoginFailed(personID: account?.personID), in: tx) }
+            guard let account, verification.ok, account.disabled else {
+                throw wrongPassword(.unauthenticated(wrongCredentials), failures: failures, lockout: lockout)
+            }
             throw GraphQLError.unauthenticated("This account has been switched off. Please talk to your agency.")
         }
         let newHash = verification.needsRehash ? try await services.hasher.hash(password) : nil
@@ -102,6 +103,7 @@ package enum Login {
             }
             let (token, expiresAt) = try await Sessions.start(in: tx, personID: account.personID, policy: services.sessions)
             guard let record = try await PersonRecord.find(account.personID, in: tx) else { throw GraphQLError.internal() }
+            try await context.publish(LoggedIn(personID: account.personID), in: tx)
             return payload(token: token, expiresAt: expiresAt, person: record, tenant: tenant)
         }
     }

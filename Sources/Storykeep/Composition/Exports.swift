@@ -3,8 +3,10 @@
 // the core and the modules Package.swift says it uses.
 @_exported import StorykeepAccounts
 @_exported import StorykeepArchive
+@_exported import StorykeepAudit
 @_exported import StorykeepCaseload
 @_exported import StorykeepCore
+@_exported import StorykeepExport
 @_exported import StorykeepJournals
 @_exported import StorykeepNotifications
 @_exported import StorykeepProfile

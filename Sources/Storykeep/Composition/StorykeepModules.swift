@@ -18,11 +18,13 @@ public enum StorykeepModules {
         SharingModule(),
         PromptsModule(),
         SafetyModule(),
+        ExportModule(),
+        AuditModule(),
     ]
 
     /// Module names a tenant file's `modules` may already list whose modules have not landed yet:
     /// accepted, so that agencies can say what they will use, and switching nothing on.
-    public static let announced: [TenantModule] = [.social, .export]
+    public static let announced: [TenantModule] = [.social]
 
     /// How tenant files are read: every module's sections.
     public static let tenantFileFormat = format(of: all)
@@ -48,8 +50,6 @@ public enum StorykeepModules {
 extension TenantModule {
     /// Announced: its module has not landed yet.
     public static let social = TenantModule(rawValue: "social")
-    /// Announced: its module has not landed yet.
-    public static let export = TenantModule(rawValue: "export")
 }
 
 // Tenant files in the server's format, unless a caller says otherwise.

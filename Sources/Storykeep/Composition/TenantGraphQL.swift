@@ -15,8 +15,10 @@ import StorykeepAccounts
 /// - With a token, the request runs in one transaction: AUTHENTICATION finds the session by the
 ///   token's SHA-256 (tenant-bound, live, person not disabled) and slides its expiry; then the
 ///   transaction switches to the person (``AccountContext/person(tenantID:personID:role:)``) and
-///   every resolver uses it. A response with errors is rolled back: a failed mutation changes
-///   nothing.
+///   every resolver uses it. A token that is no session may be a case-management client's (where
+///   a module of the tenant has clients, ``ComposedSchema/clientAuthentication``): the request then
+///   runs in the client's context and reaches only the fields for clients. A response with
+///   errors is rolled back: a failed mutation changes nothing.
 /// - A mutation selecting a field registered with `ownTransactions` (those that run Argon2) runs
 ///   without the request transaction: authentication commits first, and each resolver opens short
 ///   transactions around its slow work.
@@ -81,12 +83,15 @@ public struct TenantGraphQL: Sendable {
         }
         do {
             if operation.type == .mutation && !operation.rootFieldNames.isDisjoint(with: composed.ownTransactionFields) {
-                let viewer = try await services.authenticated(token, tenantID: tenant.id) { viewer, _ in viewer }
-                return .response(await run(viewer: viewer, invalidToken: viewer == nil, transaction: nil))
+                let (viewer, client) = try await services.authenticated(token, tenantID: tenant.id) { viewer, tx in
+                    (viewer, try await authenticatedClient(viewer, token, composed, tenant, tx))
+                }
+                return .response(await run(viewer: viewer, client: client, invalidToken: viewer == nil && client == nil, transaction: nil))
             }
             return .response(
                 try await services.authenticated(token, tenantID: tenant.id) { viewer, tx in
-                    let response = await run(viewer: viewer, invalidToken: viewer == nil, transaction: tx)
+                    let client = try await authenticatedClient(viewer, token, composed, tenant, tx)
+                    let response = await run(viewer: viewer, client: client, invalidToken: viewer == nil && client == nil, transaction: tx)
                     // A failed mutation changes nothing; a query with errors has nothing to keep
                     // either, and its transaction may have been aborted by a failed statement.
                     if !response.errors.isEmpty { throw RollBack(response: response) }
@@ -124,6 +129,15 @@ public struct TenantGraphQL: Sendable {
         try await services.authenticated(token, tenantID: tenant.id, body)
     }
 
+    /// The client whose token `token` is, when it is no person's session (`viewer` nil) and the
+    /// tenant's modules have clients; `tx` is then in the client's context.
+    private func authenticatedClient(
+        _ viewer: Viewer?, _ token: SessionToken, _ composed: ComposedSchema, _ tenant: Tenant, _ tx: PostgresTransaction
+    ) async throws -> ServiceClient? {
+        guard viewer == nil, let authentication = composed.clientAuthentication else { return nil }
+        return try await authentication.authenticate(token, tenantID: tenant.id, at: services.now(), in: tx)
+    }
+
     /// An error of a document that does not parse (`GRAPHQL_PARSE_FAILED`) or validate, or names
     /// no operation to run (`GRAPHQL_VALIDATION_FAILED`), with the code Apollo's servers give it,
     /// so that every error a client sees has a code. The engine marks syntax errors by their
@@ -149,10 +163,12 @@ private struct Run {
     var services: DomainServices
     var links: any ResourceLinks
 
-    func callAsFunction(viewer: Viewer?, invalidToken: Bool, transaction: PostgresTransaction?) async -> GraphQLResponse {
+    func callAsFunction(
+        viewer: Viewer?, client: ServiceClient? = nil, invalidToken: Bool, transaction: PostgresTransaction?
+    ) async -> GraphQLResponse {
         let context = ResolverContext(
             tenant: tenant, viewer: viewer, presentedInvalidToken: invalidToken, services: services, transaction: transaction,
-            events: composed.events, links: links)
+            events: composed.events, links: links, client: client)
         var response = await composed.service.execute(request, context: context)
         // The document is valid and names an operation (``TenantGraphQL/execute`` checked), so a
         // request error here is a variable the schema refused (a missing `date`, a malformed

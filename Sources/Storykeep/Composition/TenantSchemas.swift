@@ -20,6 +20,9 @@ public struct ComposedSchema: Sendable {
     public let argumentsAdmittingNUL: Set<String>
     /// The fields of `Subscription`, by name, as their modules registered them.
     public let subscriptions: [String: LiveSubscriptionField]
+    /// How its modules recognise a client's token (``StorykeepModule/clientAuthentication``), if
+    /// one of them has clients.
+    public let clientAuthentication: (any ClientAuthentication)?
 
     public var schema: GraphQLSchema { service.schema }
 }
@@ -115,7 +118,8 @@ public final class TenantSchemas: Sendable {
                 schema: schema, cacheCapacity: documentCacheSize, parseOptions: ParseOptions(maxTokens: Self.maxTokens)),
             ownTransactionFields: own, events: EventBus(registry.events),
             argumentsAdmittingNUL: Set(registry.admittingNUL.flatMap { field, arguments in arguments.map { "\(field)(\($0):)" } }),
-            subscriptions: Dictionary(uniqueKeysWithValues: registry.subscriptions.map { (String($0.key.dropFirst("Subscription.".count)), $0.value) }))
+            subscriptions: Dictionary(uniqueKeysWithValues: registry.subscriptions.map { (String($0.key.dropFirst("Subscription.".count)), $0.value) }),
+            clientAuthentication: chosen.lazy.compactMap(\.clientAuthentication).first)
     }
 
     /// The SDL file `Schema/<name>.graphql`.
@@ -199,7 +203,14 @@ public final class TenantSchemas: Sendable {
                 throw GraphQLError(message: "Internal error: no request context.")
             }
             try InputText.check(arguments, admittingNUL: admitted)
+            // A client's token reaches the fields for clients and nothing else.
+            if context.client != nil, access != .clients { throw GraphQLError.forbidden() }
             switch access {
+            case .clients:
+                guard context.client != nil else {
+                    _ = try context.requireViewer()
+                    throw GraphQLError.forbidden()
+                }
             case .anyone:
                 break
             case .authenticated:

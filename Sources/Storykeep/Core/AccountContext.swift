@@ -31,6 +31,16 @@ public enum AccountContext: Sendable, Equatable {
     /// An operator at the command line acting as the tenant's admin (`storykeep user create`
     /// makes a tenant's first admin this way): admin rights, and no person.
     case tenantOperator(tenantID: UUID)
+    /// A case-management client asking for a token with its secret (`POST oauth/token`): sees
+    /// that client (its id is the context's key, in `storykeep.login_name`) and writes its tokens.
+    case clientLogin(tenantID: UUID, clientID: UUID)
+    /// An authenticated case-management client (role `CMS`, no person; its id in
+    /// `storykeep.login_name`): sees itself and what the tenant's export scope lets it export,
+    /// nothing else (Migrations/0017_export.sql, 0018_export_feed.sql).
+    case client(tenantID: UUID, clientID: UUID)
+    /// The export module's handlers finding the entries shared in an assignment that just ended
+    /// (role `EXPORT_LOG`): sees the tenant's standing shares, and nothing else.
+    case exportLog(tenantID: UUID)
 
     /// The settings for `PostgresPool.transaction(settings:)`.
     public var settings: [String: String] {
@@ -72,6 +82,12 @@ public enum AccountContext: Sendable, Equatable {
             (tenantID.uuidString, personID.uuidString, personRole.rawValue, "", "")
         case .tenantOperator(let tenantID):
             (tenantID.uuidString, "", PersonRole.agencyAdmin.rawValue, "", "")
+        case .clientLogin(let tenantID, let clientID):
+            (tenantID.uuidString, "", "CLIENT_LOGIN", clientID.uuidString.lowercased(), "")
+        case .client(let tenantID, let clientID):
+            (tenantID.uuidString, "", "CMS", clientID.uuidString.lowercased(), "")
+        case .exportLog(let tenantID):
+            (tenantID.uuidString, "", "EXPORT_LOG", "", "")
         }
     }
 }

@@ -29,6 +29,12 @@ public struct CursorKey: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "CursorKey(\(bytes.count) bytes)" }
+
+    /// A key of the tenant's for another `purpose` (the export's media links), derived from this
+    /// one with HMAC-SHA-256, so that one kind of signature is never another's.
+    package func derived(for purpose: String) -> [UInt8] {
+        Crypto.hmacSHA256(key: bytes, Array(purpose.utf8))
+    }
 }
 
 /// The one codec of every list's cursors: a position made opaque and unforgeable.

@@ -18,6 +18,40 @@ public enum ModuleEndpoint: Sendable {
     /// `GET <path>/<id>`: the file `id` of `source`, for whoever the request's bearer token says,
     /// in one transaction as them; with HTTP Range, `ETag` and private caching.
     case files(path: String, source: any FileSource)
+    /// `POST <path>`: the OAuth 2.0 token endpoint of the client credentials grant (RFC 6749
+    /// §4.4). The server speaks the protocol (the form, HTTP Basic, the JSON answers and errors);
+    /// `issuer` judges the client's credentials and issues its tokens.
+    case clientCredentials(path: String, issuer: any ClientCredentialsIssuer)
+    /// `GET <path>/<id>?<query>`: the file `id` of `source` for whoever holds a link `links`
+    /// signed, without a token; read in one transaction in the context the link gives.
+    case signedFiles(path: String, source: any FileSource, links: any SignedFileLinks)
+}
+
+/// Links to files that work without a token for as long as their signature says (the export's
+/// media links, which a case management system hands to its document store).
+public protocol SignedFileLinks: Sendable {
+    /// The context to read the file `id` in if `query` (the link's query parameters) signs it for
+    /// `tenant` and has not expired at `now`; nil for a link that is not one, was changed, is of
+    /// another tenant or another file, or has expired.
+    func context(forFile id: UUID, query: [String: String], tenant: Tenant, now: Date) -> AccountContext?
+}
+
+/// Issues bearer tokens to clients that authenticate with their id and secret
+/// (``ModuleEndpoint/clientCredentials(path:issuer:)``).
+public protocol ClientCredentialsIssuer: Sendable {
+    /// A token for the client `clientID` of `tenant` if `secret` is its secret, judged at
+    /// `services.now()`.
+    func issue(clientID: String, secret: String, tenant: Tenant, services: DomainServices) async throws -> ClientCredentialsOutcome
+}
+
+/// What became of a client's request for a token.
+public enum ClientCredentialsOutcome: Sendable, Equatable {
+    /// A bearer token (shown this once), valid for `expiresIn` seconds.
+    case issued(token: String, expiresIn: Int)
+    /// No such client, a wrong secret, or a revoked client: not told apart.
+    case invalidClient
+    /// Too many wrong secrets in a row: refused unjudged; try again after this many seconds.
+    case slowedDown(retryAfterSeconds: Int)
 }
 
 /// Stored files an endpoint serves (``ModuleEndpoint/files(path:source:)``). Each method runs in

@@ -29,8 +29,11 @@ public final class ResolverContext: Sendable {
     public let links: any ResourceLinks
     /// The handlers of the tenant's modules, which ``publish(_:in:)`` runs.
     public let events: EventBus
-    /// Nil for an anonymous request.
+    /// Nil for an anonymous request, and for a client's.
     public let viewer: Viewer?
+    /// The case-management client whose token the request carried; nil for a person's or an
+    /// anonymous request.
+    public let client: ServiceClient?
     /// The request carried a bearer token that is no valid session here: fields that need a
     /// person answer UNAUTHENTICATED (and `me` too, rather than null), so the client knows its
     /// session ended.
@@ -42,20 +45,22 @@ public final class ResolverContext: Sendable {
 
     public init(
         tenant: Tenant, viewer: Viewer?, presentedInvalidToken: Bool, services: DomainServices,
-        transaction: PostgresTransaction?, events: EventBus = EventBus(), links: any ResourceLinks
+        transaction: PostgresTransaction?, events: EventBus = EventBus(), links: any ResourceLinks, client: ServiceClient? = nil
     ) {
         self.tenant = tenant
         self.events = events
         self.links = links
         self.viewer = viewer
+        self.client = client
         self.presentedInvalidToken = presentedInvalidToken
         self.services = services
         self.requestTransaction = transaction
     }
 
-    /// The viewer's database context: the person, or the tenant alone when anonymous.
+    /// The viewer's database context: the person, the client, or the tenant alone when anonymous.
     public var accountContext: AccountContext {
-        viewer.map { .person(tenantID: tenant.id, personID: $0.personID, role: $0.role) } ?? .anonymous(tenantID: tenant.id)
+        if let client { return .client(tenantID: tenant.id, clientID: client.clientID) }
+        return viewer.map { .person(tenantID: tenant.id, personID: $0.personID, role: $0.role) } ?? .anonymous(tenantID: tenant.id)
     }
 
     /// The viewer, or UNAUTHENTICATED.

@@ -27,6 +27,9 @@ public protocol StorykeepModule: Sendable {
     func backgroundJobs(_ config: StorykeepConfig) -> [BackgroundJob]
     /// What the module serves over HTTP besides GraphQL, under each tenant's root.
     var endpoints: [ModuleEndpoint] { get }
+    /// How a bearer token that is no person's session may still be a client's (the export
+    /// module's case-management clients), for tenants that have the module on; nil for none.
+    var clientAuthentication: (any ClientAuthentication)? { get }
     /// The settings its ``seed(_:)`` takes from `storykeep seed --set <name>.<key>=<value>`:
     /// key, and what it does (for `--help` and to refuse an unknown key before seeding).
     var seedSettings: [String: String] { get }
@@ -41,6 +44,7 @@ extension StorykeepModule {
     public func configure(_ schema: GraphQLSchema) {}
     public func backgroundJobs(_ config: StorykeepConfig) -> [BackgroundJob] { [] }
     public var endpoints: [ModuleEndpoint] { [] }
+    public var clientAuthentication: (any ClientAuthentication)? { nil }
     public var seedSettings: [String: String] { [:] }
     public func seed(_ tenant: ModuleSeedTenant) async throws -> [String: Int] { [:] }
 }
@@ -54,6 +58,9 @@ public enum FieldAccess: Sendable, Equatable {
     case authenticated
     /// Only people with one of these roles; others get FORBIDDEN.
     case roles(Set<PersonRole>)
+    /// Only a case-management client's token (``ServiceClient``): a person gets FORBIDDEN. A
+    /// client gets FORBIDDEN on every field that is not this.
+    case clients
 }
 
 /// A root field's resolver: its coerced arguments and the request's ``ResolverContext``.

@@ -87,12 +87,16 @@ extension TextLimit {
     public static let safetyAlertMessage = TextLimit(1...1000, constraint: "safety_alerts_message_length")
     /// What a member of staff notes when acknowledging or resolving a safety alert.
     public static let safetyAlertNote = TextLimit(1...2000, constraint: "safety_alert_notes_note_length")
+    /// What an agency calls a case-management client (Migrations/0017_export.sql).
+    public static let cmsClientName = TextLimit(1...200, constraint: "cms_clients_name_length")
+    /// An action of the audit trail, `<thing>.<verb>` (Migrations/0019_audit.sql): the code's own, never a person's.
+    public static let auditAction = TextLimit(1...60, constraint: "audit_events_action")
 
     /// Every limit, for the test that holds them to the database's constraints.
     public static let all: [TextLimit] = [
         tenantSlug, personDisplayName, externalRef, email, loginName, entryText, mood, background, suggestion, tagName,
         profileDisplayName, avatar, profileTheme, moodIconSet, passwordResetReason, passwordResetNote, notificationTitle,
         shareMessage, shareReply, achievementName, achievementDescription, achievementIcon,
-        adultPrompt, safetyAlertMessage, safetyAlertNote,
+        adultPrompt, safetyAlertMessage, safetyAlertNote, cmsClientName, auditAction,
     ]
 }

@@ -94,10 +94,14 @@ public struct SharingModule: StorykeepModule {
         module.query("sharedWithMe", access: adults) { arguments, context in
             let youngPersonID = try Self.youngPersonID(arguments)
             let after = try context.cursors.position(after: arguments["after"]?.stringValue, of: SharePosition.self)
-            return try await context.transaction { tx in
-                try await ShareStore(tx).sharedWithMe(
+            return try await context.transaction { tx -> Page<Share, SharePosition> in
+                let page = try await ShareStore(tx).sharedWithMe(
                     youngPersonID: youngPersonID, first: arguments["first"]?.intValue ?? 20, after: after,
                     unseenOnly: arguments["unseenOnly"]?.boolValue ?? false)
+                // The audit trail: each entry an adult read, which its author sees (`Entry.readBy`).
+                try await AuditTrail.record(
+                    "share.read", by: context.auditActor, entries: page.items.map { (author: youngPersonID, entry: $0.item.entry.id) }, in: tx)
+                return page
             }.connection(cursors: context.cursors, node: { $0 })
         }
         module.mutation("markShareSeen", access: adults) { arguments, context in
