@@ -190,9 +190,11 @@ create policy entries_insert on entries as restrictive for insert to public
 create policy entries_read on entries as restrictive for select to public
     using (author_id = (( SELECT current_person_id() AS current_person_id)) OR archived_at IS NULL AND (EXISTS ( SELECT
    FROM shares_naming_me() s(tenant_id, entry_id)
-  WHERE s.tenant_id = entries.tenant_id AND s.entry_id = entries.id)) OR (( SELECT current_person_role() AS current_person_role)) = 'CMS'::text AND (EXISTS ( SELECT
+  WHERE s.tenant_id = entries.tenant_id AND s.entry_id = entries.id
+ OFFSET 0)) OR (( SELECT current_person_role() AS current_person_role)) = 'CMS'::text AND (EXISTS ( SELECT
    FROM exportable_entries() x(tenant_id, entry_id)
-  WHERE x.tenant_id = entries.tenant_id AND x.entry_id = entries.id)));
+  WHERE x.tenant_id = entries.tenant_id AND x.entry_id = entries.id
+ OFFSET 0)));
 
 create policy entries_tenant on entries as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
@@ -215,9 +217,11 @@ create policy entry_media_insert on entry_media as restrictive for insert to pub
 create policy entry_media_read on entry_media as restrictive for select to public
     using (author_id = (( SELECT current_person_id() AS current_person_id)) OR (EXISTS ( SELECT
    FROM shares_naming_me() s(tenant_id, entry_id)
-  WHERE s.tenant_id = entry_media.tenant_id AND s.entry_id = entry_media.entry_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'CMS'::text AND (EXISTS ( SELECT
+  WHERE s.tenant_id = entry_media.tenant_id AND s.entry_id = entry_media.entry_id
+ OFFSET 0)) OR (( SELECT current_person_role() AS current_person_role)) = 'CMS'::text AND (EXISTS ( SELECT
    FROM exportable_entries() x(tenant_id, entry_id)
-  WHERE x.tenant_id = entry_media.tenant_id AND x.entry_id = entry_media.entry_id)));
+  WHERE x.tenant_id = entry_media.tenant_id AND x.entry_id = entry_media.entry_id
+ OFFSET 0)));
 
 create policy entry_media_tenant on entry_media as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
@@ -236,9 +240,11 @@ create policy entry_tags_insert on entry_tags as restrictive for insert to publi
 create policy entry_tags_read on entry_tags as restrictive for select to public
     using (author_id = (( SELECT current_person_id() AS current_person_id)) OR (EXISTS ( SELECT
    FROM shares_naming_me() s(tenant_id, entry_id)
-  WHERE s.tenant_id = entry_tags.tenant_id AND s.entry_id = entry_tags.entry_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'CMS'::text AND (EXISTS ( SELECT
+  WHERE s.tenant_id = entry_tags.tenant_id AND s.entry_id = entry_tags.entry_id
+ OFFSET 0)) OR (( SELECT current_person_role() AS current_person_role)) = 'CMS'::text AND (EXISTS ( SELECT
    FROM exportable_entries() x(tenant_id, entry_id)
-  WHERE x.tenant_id = entry_tags.tenant_id AND x.entry_id = entry_tags.entry_id)));
+  WHERE x.tenant_id = entry_tags.tenant_id AND x.entry_id = entry_tags.entry_id
+ OFFSET 0)));
 
 create policy entry_tags_tenant on entry_tags as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
@@ -542,7 +548,7 @@ create policy shares_parties on shares as restrictive for all to public
 
 create policy shares_read on shares as restrictive for select to public
     using (author_id = (( SELECT current_person_id() AS current_person_id)) OR unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.a
-   FROM current_assignments_as_adult() a(a))) AND ( SELECT current_tenant_has_module('sharing'::text) AS current_tenant_has_module));
+   FROM current_assignments_as_adult() a(a))) AND ( SELECT current_tenant_has_module('sharing'::text) AS current_tenant_has_module) OR ((( SELECT current_person_role() AS current_person_role)) = ANY (ARRAY['CMS'::text, 'EXPORT_LOG'::text])) AND unshared_at IS NULL);
 
 create policy shares_tenant on shares as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))

@@ -185,7 +185,7 @@ struct SharingPolicyTests {
         }
     }
 
-    /// The agency switches sharing off (Migrations/0023): Wendy reads and changes nothing shared,
+    /// The agency switches sharing off (Migrations/0026): Wendy reads and changes nothing shared,
     /// and Sam shares nothing, at once; Sam still reads his shares. Back on, the standing share is
     /// back as it was: switching off is not unsharing.
     @Test func nothingSharedIsReadOrMadeWhileTheAgencyHasSharingOff() async throws {

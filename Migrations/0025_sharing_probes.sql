@@ -15,7 +15,9 @@
 -- an OFFSET into a hash or a join. The sharee's reads always start from a few rows (a page, an
 -- entry by id, a file by id), so a probe per row is what they want; the author's own reads never
 -- reach the second arm (the first, `author_id = me`, answers). What each policy lets through is
--- unchanged: the same conditions, under the same policies of the tables they read.
+-- unchanged: the same conditions, under the same policies of the tables they read (0018's, which
+-- added a case-management client's arm to the journal's: its probe of exportable_entries() is
+-- fenced the same way, since a client too reads a page of entries at a time, by id).
 
 alter policy entries_read on entries
     using (
@@ -23,6 +25,10 @@ alter policy entries_read on entries
         or (archived_at is null
             and exists (select from shares_naming_me() s
                         where s.tenant_id = entries.tenant_id and s.entry_id = entries.id
+                        offset 0))
+        or ((select current_person_role()) = 'CMS'
+            and exists (select from exportable_entries() x
+                        where x.tenant_id = entries.tenant_id and x.entry_id = entries.id
                         offset 0))
     );
 
@@ -32,6 +38,10 @@ alter policy entry_media_read on entry_media
         or exists (select from shares_naming_me() s
                    where s.tenant_id = entry_media.tenant_id and s.entry_id = entry_media.entry_id
                    offset 0)
+        or ((select current_person_role()) = 'CMS'
+            and exists (select from exportable_entries() x
+                        where x.tenant_id = entry_media.tenant_id and x.entry_id = entry_media.entry_id
+                        offset 0))
     );
 
 alter policy entry_tags_read on entry_tags
@@ -40,6 +50,10 @@ alter policy entry_tags_read on entry_tags
         or exists (select from shares_naming_me() s
                    where s.tenant_id = entry_tags.tenant_id and s.entry_id = entry_tags.entry_id
                    offset 0)
+        or ((select current_person_role()) = 'CMS'
+            and exists (select from exportable_entries() x
+                        where x.tenant_id = entry_tags.tenant_id and x.entry_id = entry_tags.entry_id
+                        offset 0))
     );
 
 -- A file: its owner's, and a sharee's while it is attached to an entry they may read (the probe
