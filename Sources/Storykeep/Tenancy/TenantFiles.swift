@@ -113,17 +113,23 @@ public enum TenantFiles {
         do {
             return try YAMLDecoder().decode(TenantFile.self, from: text, userInfo: format.userInfo)
         } catch {
-            // Yams hands on what `TenantFile.init(from:)` threw as the cause of a decoding error.
-            let underlying = (error as? DecodingError).flatMap { error in
-                if case .dataCorrupted(let context) = error { context.underlyingError as? TenantFileProblems } else { nil }
-            }
-            let problems = underlying?.errors ?? (error as? TenantFileProblems)?.errors ?? [error]
-            throw TenantFilesError(errors: problems.map { TenantFileError(file: file, error: $0) })
+            throw TenantFilesError(errors: TenantFileError.every(in: error, file: file))
         }
     }
 }
 
 extension TenantFileError {
+    /// Each problem an error of decoding a tenant file stands for (``TenantFileProblems`` holds
+    /// several; a decoder may hand it on as the cause of a decoding error, as Yams does), in the
+    /// file's words.
+    package static func every(in error: any Error, file: String) -> [TenantFileError] {
+        let underlying = (error as? DecodingError).flatMap { error in
+            if case .dataCorrupted(let context) = error { context.underlyingError as? TenantFileProblems } else { nil }
+        }
+        let problems = underlying?.errors ?? (error as? TenantFileProblems)?.errors ?? [error]
+        return problems.map { TenantFileError(file: file, error: $0) }
+    }
+
     /// Says an error of decoding a tenant file in the file's words.
     init(file: String, error: any Error) {
         if let error = error as? DecodingError {

@@ -76,7 +76,8 @@ public final class MaxCostRule: OperationMeasureRule {
             guard let argument = definition.arguments[name] else { continue }
             let asked: Int
             switch node.arguments.first(where: { $0.name.value == name })?.value {
-            case .int(let literal)?: asked = Int(literal.value).map { max($0, 0) } ?? Int.max
+            // A literal no GraphQL Int can hold is refused by ValuesOfCorrectTypeRule.
+            case .int(let literal)?: asked = Int32(literal.value).map { max(Int($0), 0) } ?? limits.defaultListSize
             case .variable?: asked = limits.variableListSize ?? limits.defaultListSize
             case nil: asked = argument.defaultValue?.intValue ?? limits.defaultListSize
             default: asked = limits.defaultListSize
