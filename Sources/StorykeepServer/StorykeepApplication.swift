@@ -7,6 +7,7 @@ public import Storykeep
 /// The HTTP server: routing, tenants, health, request logs.
 ///
 /// Middleware, outermost first:
+/// 0. ``RequestIDMiddleware``, the request id (`X-Request-Id`) of every response and log line;
 /// 1. ``TenantMiddleware`` resolves the tenant, so that everything after it, the request log
 ///    included, knows it;
 /// 2. ``RequestLogMiddleware``, one line per request;
@@ -46,6 +47,7 @@ public enum StorykeepApplication {
     /// The router alone, for in-process tests.
     public static func router(config: StorykeepConfig, parts: Parts) -> Router<StorykeepRequestContext> {
         let router = Router(context: StorykeepRequestContext.self)
+        router.add(middleware: RequestIDMiddleware())
         router.add(middleware: TenantMiddleware(tenants: parts.tenants))
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: CredentialMiddleware())

@@ -2,7 +2,7 @@ public import Hummingbird
 import Logging
 
 /// Finds the tenant a request is for, before routing, and puts it in the context and in the
-/// request's log metadata (`tenant`).
+/// request's log metadata (`tenant`, in the context's logger and ``RequestLogMetadata``).
 ///
 /// The path `/t/<slug>/...` selects a tenant by slug; otherwise the `Host` header (lowercased,
 /// port dropped) may be one of a tenant's `hosts`. When both apply they must agree: a tenant's
@@ -30,7 +30,8 @@ public struct TenantMiddleware: RouterMiddleware {
         case .unknown(let slug): context.logger[metadataKey: "tenant"] = .string(slug)
         case .none, .unavailable: break
         }
-        return try await next(request, context)
+        guard let tenant = context.logger[metadataKey: "tenant"] else { return try await next(request, context) }
+        return try await RequestLogMetadata.adding(["tenant": tenant]) { try await next(request, context) }
     }
 
     /// The tenant `request` is for, by its path and its `Host` header.

@@ -1,6 +1,7 @@
 import Logging
 import Postgres
 import Storykeep
+import StorykeepServer
 
 /// What the commands share: the configuration, logging, and pools for either role.
 enum CommandSupport {
@@ -10,14 +11,19 @@ enum CommandSupport {
     }
 
     /// Sends logs to standard error at the configured level (standard output is the commands'
-    /// answer). `storykeep serve` logs to standard output instead, see ``ServeCommand``.
+    /// answer), each line with the request id and tenant of the request it is logged in
+    /// (``RequestLogMetadata``). `storykeep serve` logs to standard output instead, see ``ServeCommand``.
     static func bootstrapLogging(_ config: StorykeepConfig, toStandardOutput: Bool = false) -> Logger {
         let level = Logger.Level(rawValue: config.log.level) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = toStandardOutput ? StreamLogHandler.standardOutput(label: label) : StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        LoggingSystem.bootstrap(
+            { label, provider in
+                var handler =
+                    toStandardOutput
+                    ? StreamLogHandler.standardOutput(label: label, metadataProvider: provider)
+                    : StreamLogHandler.standardError(label: label, metadataProvider: provider)
+                handler.logLevel = level
+                return handler
+            }, metadataProvider: RequestLogMetadata.provider)
         return Logger(label: "storykeep")
     }
 

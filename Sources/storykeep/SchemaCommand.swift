@@ -15,19 +15,36 @@ struct SchemaCommand: AsyncParsableCommand {
     struct Print: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the SDL of a tenant's schema: the modules always on and those its file enables.",
-            discussion: "Reads the tenant's file in tenants.directory and the SDL in graphql.schemaDirectory; no database."
+            discussion: """
+                Reads the tenant's file in tenants.directory, or, when no valid file there has the \
+                slug, the tenant as the database holds it (DATABASE_URL), and the SDL in \
+                graphql.schemaDirectory.
+                """
         )
 
-        @Option(help: "The tenant's slug (its file in the tenants directory).")
+        @Option(help: "The tenant's slug (its file in the tenants directory, or the tenant in the database).")
         var tenant: String
 
         func run() async throws {
             let config = try await CommandSupport.config()
-            guard let file = try TenantFiles.load(directory: config.tenants.directory).first(where: { $0.slug == tenant }) else {
-                throw CommandError("no tenant file has the slug \(tenant) in \(config.tenants.directory)/")
-            }
+            let file = try await tenantFile(config)
             let schemas = TenantSchemas(directory: URL(fileURLWithPath: config.graphql.schemaDirectory))
             print(printSchema(try schemas.schema(for: file).schema))
+        }
+
+        /// The tenant's file in the tenants directory, else the tenant as the database holds it.
+        private func tenantFile(_ config: StorykeepConfig) async throws -> TenantFile {
+            if let file = (try? TenantFiles.load(directory: config.tenants.directory))?.first(where: { $0.slug == tenant }) {
+                return file
+            }
+            let logger = CommandSupport.bootstrapLogging(config)
+            let stored = try await CommandSupport.using(try CommandSupport.appPool(config, logger: logger)) { pool in
+                try await TenantStore(pool: pool).all { _, _ in }
+            }
+            guard let found = stored.first(where: { $0.slug == tenant }) else {
+                throw CommandError("no tenant has the slug \(tenant): no file in \(config.tenants.directory)/ and none in the database")
+            }
+            return found.file
         }
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import GraphQLHTTP
 import Hummingbird
 import Logging
+import NIOCore
 import Storykeep
 import StorykeepServer
 
@@ -37,7 +38,13 @@ struct ServeCommand: AsyncParsableCommand {
         let app = StorykeepApplication.make(config: config, parts: parts, logger: logger) { port in
             await announce(host: config.http.host, port: port, tenants: tenants, logger: logger)
         }
-        try await CommandSupport.using(pool) { _ in try await app.runService() }
+        do {
+            try await CommandSupport.using(pool) { _ in try await app.runService() }
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw CommandError(
+                "\(config.http.host) port \(config.http.port) is already in use: stop what listens there, or set http.port "
+                    + "(STORYKEEP_HTTP_PORT) or http.host (STORYKEEP_HTTP_HOST)")
+        }
         logger.info("Storykeep stopped")
     }
 

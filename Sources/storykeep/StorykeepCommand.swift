@@ -11,6 +11,7 @@ struct StorykeepCommand: AsyncParsableCommand {
             (written by `make run`); STORYKEEP_* variables, DATABASE_URL and \
             STORYKEEP_OWNER_DATABASE_URL override them.
             """,
+        version: StorykeepCommand.version,
         // One line per command; each command lives in its own file.
         subcommands: [
             ServeCommand.self,
@@ -23,4 +24,7 @@ struct StorykeepCommand: AsyncParsableCommand {
             SeedCommand.self,
         ]
     )
+
+    /// What `storykeep --version` prints: the release, raised with each release of the server.
+    static let version = "0.17.0"
 }

@@ -127,6 +127,33 @@ struct ValidationLimitsTests {
         #expect(tooMuch == ["Operation \"Q\" has a cost of 40, more than the maximum of 39."])
     }
 
+    @Test func aConnectionsPageMultipliesItsEdgesOnce() throws {
+        let schema = try buildASTSchema(parse("""
+            type Query { entries(first: Int = 20, after: String): EntryConnection! me: Person }
+            type EntryConnection { edges: [Edge!]! nodes: [Entry!]! pageInfo: PageInfo! }
+            type Edge { cursor: String! node: Entry! }
+            type Entry { id: ID! tags: [String!]! }
+            type PageInfo { hasNextPage: Boolean! }
+            type Person { name: String }
+            """))
+        var options = ValidationOptions(limits: ValidationLimits(maxCost: 15_000, variableListSize: 100))
+        // entries × (itself + edges + node + id): the page's edges are not a list of ten more.
+        let aliases = (1...100).map { "a\($0): entries(first: 100) { edges { node { id } } }" }.joined(separator: " ")
+        #expect(try check("{ \(aliases) }", options, schema: schema).messages
+            == ["The anonymous query has a cost of 40000, more than the maximum of 15000."])
+        // A variable counts as the largest page; the SDL's default when the argument is absent.
+        let variables = (1...100).map { "a\($0): entries(first: $n) { __typename }" }.joined(separator: " ")
+        #expect(try check("query Q($n: Int) { \(variables) }", options, schema: schema).messages
+            == ["Operation \"Q\" has a cost of 20000, more than the maximum of 15000."])
+        options.limits.maxCost = 100
+        #expect(try check("{ entries { edges { cursor } pageInfo { hasNextPage } } }", options, schema: schema).messages.isEmpty)
+        #expect(try check("{ entries { edges { cursor node { id } } } me { name } }", options, schema: schema).messages
+            == ["The anonymous query has a cost of 102, more than the maximum of 100."])
+        // Introspection costs nothing.
+        options.limits.maxCost = 1
+        #expect(try check("{ __schema { types { fields { name } } } __type(name: \"Entry\") { name } }", options, schema: schema).messages.isEmpty)
+    }
+
     @Test func errorLimit() throws {
         let fields = (1...150).map { "unknown\($0)" }.joined(separator: " ")
         let (messages, seconds) = try check("{ me { \(fields) } }")

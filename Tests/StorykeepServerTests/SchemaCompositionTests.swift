@@ -62,8 +62,8 @@ struct SchemaCompositionTests {
 
     @Test func aTenantGetsTheModulesItEnablesAndSchemasAreSharedPerModuleSet() throws {
         let schemas = TenantSchemas(directory: try directory(), modules: [AccountsModule(), NotesModule()])
-        let withTags = try schemas.schema(for: try tenant(modules: "[tags, social]"))
-        let without = try schemas.schema(for: try tenant(modules: "[social]"))
+        let withTags = try schemas.schema(for: try tenant(modules: "[tags, archive]"))
+        let without = try schemas.schema(for: try tenant(modules: "[archive]"))
         #expect(withTags.modules == ["accounts", "notes"])
         #expect(without.modules == ["accounts"])
         #expect(withTags.schema.queryType?.fields["notes"] != nil)

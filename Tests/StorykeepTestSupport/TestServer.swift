@@ -41,8 +41,9 @@ public final class CapturedLogs: Sendable {
             set { metadata[key] = newValue }
         }
 
+        /// As `storykeep serve`'s handlers do, with the metadata of the request it is logged in.
         func log(event: LogEvent) {
-            let all = metadata.merging(event.metadata ?? [:]) { $1 }
+            let all = RequestLogMetadata.current.merging(metadata) { $1 }.merging(event.metadata ?? [:]) { $1 }
             logs.append(Line(level: event.level, message: "\(event.message)", metadata: all.mapValues { "\($0)" }))
         }
     }

@@ -37,7 +37,7 @@ let minimalTenantYAML = """
         let demo = try TenantFiles.load(file: repositoryRoot.appendingPathComponent("tenants/demo.yaml").path)
         #expect(demo.slug == "demo")
         #expect(demo.timeZone == "Europe/London")
-        #expect(demo.enables(.social))
+        #expect(demo.enables(TenantModule(rawValue: "sharing")))
         #expect(demo.moodIcons.count >= 6)
         #expect(demo.rewards.rules.contains { $0.on == .streak && $0.days == 7 })
         #expect((8...12).contains(demo.rewards.achievements.count))
@@ -55,7 +55,7 @@ let minimalTenantYAML = """
         #expect(tenant.uploads.maxMegabytes == 25)
         #expect(tenant.checkInQuestion == "How are you feeling today?")
         #expect(tenant.rewards == Rewards())
-        #expect(!tenant.enables(.social))
+        #expect(!tenant.enables(TenantModule(rawValue: "sharing")))
     }
 
     @Test func anUnknownKeyIsNamedWithItsPath() {
@@ -100,7 +100,33 @@ let minimalTenantYAML = """
     @Test func anUnknownModuleListsTheKnownOnes() {
         let found = error(minimalTenantYAML.replacingOccurrences(of: "modules: [tags]", with: "modules: [tags, socail]"))
         #expect(found?.keyPath == "modules[1]")
-        #expect(found?.problem == "expected one of: tags, archive, rewards, sharing, export, social; found \"socail\"")
+        #expect(found?.problem == "expected one of: tags, archive, rewards, sharing, export; found \"socail\"")
+    }
+
+    @Test func aModuleAnnouncedButNotBuiltIsRefusedByName() {
+        for module in StorykeepModules.announced {
+            let found = error(minimalTenantYAML.replacingOccurrences(of: "modules: [tags]", with: "modules: [tags, \(module)]"))
+            #expect(found?.keyPath == "modules[1]")
+            #expect(found?.problem == "the module \"\(module)\" is not available yet; expected one of: tags, archive, rewards, sharing, export")
+        }
+    }
+
+    @Test func everyProblemOfAFileIsListedNotOnlyTheFirst() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tenants-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let yaml = minimalTenantYAML
+            .replacingOccurrences(of: "Europe/London", with: "Mars/Olympus")
+            .replacingOccurrences(of: "modules: [tags]", with: "modules: [tags, social]")
+            + "\nlockout: { maxBackoffSeconds: soon }\ncolour: blue\nsafety: { escalateAfterMinutes: 0 }\n"
+        try yaml.write(to: directory.appendingPathComponent("sample.yaml"), atomically: true, encoding: .utf8)
+        do {
+            _ = try TenantFiles.load(directory: directory.path)
+            Issue.record("a file with five problems was accepted")
+        } catch {
+            #expect(error.errors.map(\.keyPath) == ["colour", "timeZone", "modules[1]", "lockout.maxBackoffSeconds", "safety.escalateAfterMinutes"])
+            #expect(Set(error.errors.map(\.file)) == [directory.appendingPathComponent("sample.yaml").path])
+        }
     }
 
     @Test func valuesOutOfRangeAreRefused() {

@@ -16,6 +16,13 @@ import Testing
         #expect(disable.slug == "demo")
     }
 
+    @Test func versionIsPrinted() throws {
+        let result = try Storykeep.run("--version")
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output == StorykeepCommand.version + "\n")
+        #expect(result.output.wholeMatch(of: /[0-9]+\.[0-9]+\.[0-9]+\n/) != nil)
+    }
+
     @Test func disableNeedsASlug() {
         #expect(throws: (any Error).self) { try StorykeepCommand.parseAsRoot(["tenant", "disable"]) }
     }
@@ -42,10 +49,11 @@ struct Storykeep {
     }
 
     /// Runs the binary with `arguments`; `input`, when given, is its standard input.
-    static func run(_ arguments: [String], input: String? = nil) throws -> Result {
+    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = try binary
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.currentDirectoryURL = repositoryRoot
         let output = Pipe()
         let errors = Pipe()
@@ -119,6 +127,32 @@ struct Storykeep {
         #expect(!(try Storykeep.run("tenant", "list").output.contains(slug)))
     }
 
+    @Test func checkListsEveryProblemOfEveryFile() throws {
+        let (dir, slug) = try tenantDirectory(extra: "archive:\n  retentionDays: thirty\nlockout: { freeAttempts: many }\ncolour: blue")
+        try "slug: other\n".write(toFile: dir + "/second.yaml", atomically: true, encoding: .utf8)
+        let result = try Storykeep.run("tenant", "apply", "--check", dir)
+        #expect(result.status != 0)
+        for problem in [
+            "\(dir)/\(slug).yaml: colour: unknown key", "\(dir)/\(slug).yaml: lockout.freeAttempts: expected a whole number",
+            "\(dir)/\(slug).yaml: archive.retentionDays: expected a whole number", "\(dir)/second.yaml: displayName: expected a value",
+            "\(dir)/second.yaml: timeZone: expected a value", "\(dir)/second.yaml: modules: expected a value",
+        ] {
+            #expect(result.errors.contains(problem), "\(problem) in \(result.errors)")
+        }
+    }
+
+    @Test func anUnavailableModuleIsRefusedByName() throws {
+        let (dir, slug) = try tenantDirectory(extra: "")
+        let file = dir + "/\(slug).yaml"
+        let yaml = try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "modules: [tags]", with: "modules: [tags, social]")
+        try yaml.write(toFile: file, atomically: true, encoding: .utf8)
+        for arguments in [["tenant", "apply", "--check", dir], ["tenant", "apply", dir]] {
+            let result = try Storykeep.run(arguments)
+            #expect(result.status != 0)
+            #expect(result.errors.contains("\(file): modules[1]: the module \"social\" is not available yet"), "\(result.errors)")
+        }
+    }
+
     @Test func migrateAgainChangesNothing() throws {
         try TestDatabase.requireEnvironment()
         let result = try Storykeep.run("migrate")
@@ -148,10 +182,59 @@ struct Storykeep {
         #expect(try Storykeep.run("user", "create", "--tenant", slug, "--role", "KING", "--email", "a@b").status != 0)
     }
 
+    @Test func schemaPrintReadsATenantWithoutAFileFromTheDatabase() throws {
+        try TestDatabase.requireEnvironment()
+        let (dir, slug) = try TenantCommandTests().tenantDirectory()
+        #expect(try Storykeep.run("tenant", "apply", dir).status == 0)
+        // Run from the checkout, whose tenants/ has no file of this slug.
+        let result = try Storykeep.run("schema", "print", "--tenant", slug)
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("createTag("))
+        let missing = try Storykeep.run("schema", "print", "--tenant", "no-such-\(slug)")
+        #expect(missing.status != 0)
+        #expect(missing.errors.contains("no tenant has the slug no-such-\(slug)"))
+    }
+
+    @Test func serveNamesTheHostAndPortAlreadyInUse() throws {
+        try TestDatabase.requireEnvironment()
+        let listener = try TakenPort()
+        defer { listener.close() }
+        let result = try Storykeep.run(
+            ["serve"], environment: ["STORYKEEP_HTTP_HOST": "127.0.0.1", "STORYKEEP_HTTP_PORT": "\(listener.port)"])
+        #expect(result.status != 0)
+        #expect(result.errors.contains("127.0.0.1 port \(listener.port) is already in use"), "\(result.errors)")
+    }
+
     @Test func schemaPrintComposesTheTenantsModules() throws {
         let result = try Storykeep.run("schema", "print", "--tenant", "demo")
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.contains("type Query {"))
         #expect(result.output.contains("login(username: String!, password: String!): LoginPayload!"))
+    }
+}
+
+/// A TCP port on 127.0.0.1 that this process listens on, so that another cannot.
+struct TakenPort {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.descriptor = descriptor
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(descriptor, address, length) == 0 && listen(descriptor, 1) == 0 && getsockname(descriptor, address, &length) == 0
+            }
+        }
+        try #require(bound, "could not listen on 127.0.0.1")
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() {
+        _ = Glibc.close(descriptor)
     }
 }

@@ -3,8 +3,8 @@
 /// the specification's.
 ///
 /// The defaults let every ordinary client document through, the standard introspection query of
-/// GraphiQL and code generators included (depth 15 with graphql-js 17's nine levels of `ofType`,
-/// cost about 53,000), and refuse what only an attacker writes.
+/// GraphiQL and code generators included (depth 15 with graphql-js 17's nine levels of `ofType`;
+/// introspection costs nothing, see `MaxCostRule`), and refuse what only an attacker writes.
 ///
 /// Fragments count where they are spread: a fragment spread three times counts three times, so
 /// nesting fragments does not escape a limit.
@@ -19,16 +19,21 @@ public struct ValidationLimits: Sendable {
     public var maxCost: Int?
     /// The cost multiplier of a list field without a literal `first` or `last` argument.
     public var defaultListSize: Int
+    /// The cost multiplier of a `first` or `last` argument a variable gives: the largest page the
+    /// server returns, so that a variable cannot ask for more than a literal may; nil counts
+    /// `defaultListSize`.
+    public var variableListSize: Int?
 
     public init(
         maxDepth: Int? = 20, maxAliases: Int? = 100, maxDirectivesPerLocation: Int? = 10, maxCost: Int? = 100_000,
-        defaultListSize: Int = 10
+        defaultListSize: Int = 10, variableListSize: Int? = nil
     ) {
         self.maxDepth = maxDepth
         self.maxAliases = maxAliases
         self.maxDirectivesPerLocation = maxDirectivesPerLocation
         self.maxCost = maxCost
         self.defaultListSize = defaultListSize
+        self.variableListSize = variableListSize
     }
 
     /// No limits: graphql-js's behaviour.

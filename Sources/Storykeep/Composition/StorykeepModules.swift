@@ -22,18 +22,29 @@ public enum StorykeepModules {
         AuditModule(),
     ]
 
-    /// Module names a tenant file's `modules` may already list whose modules have not landed yet:
-    /// accepted, so that agencies can say what they will use, and switching nothing on.
+    /// Module names announced whose modules have not landed yet: a tenant file's `modules`
+    /// naming one is refused ("not available yet"), so that no agency believes it has it.
     public static let announced: [TenantModule] = [.social]
 
     /// How tenant files are read: every module's sections.
     public static let tenantFileFormat = format(of: all)
 
+    /// How the tenants table is read: as tenant files are, but for the announced modules, which
+    /// an earlier version accepted in files: a tenant applied then, naming one, is still served
+    /// (the name switches nothing on), until its files are applied again.
+    public static let storedTenantFormat: TenantFileFormat = {
+        var format = tenantFileFormat
+        format.moduleNames += format.unavailableModuleNames
+        format.unavailableModuleNames = []
+        return format
+    }()
+
     /// The tenant file format of `modules`.
     public static func format(of modules: [any StorykeepModule]) -> TenantFileFormat {
         TenantFileFormat(
             sections: modules.flatMap(\.tenantSettings),
-            moduleNames: (modules.compactMap(\.switchedBy) + announced).map(\.rawValue))
+            moduleNames: modules.compactMap(\.switchedBy).map(\.rawValue),
+            unavailableModuleNames: announced.map(\.rawValue))
     }
 
     /// Every module's background jobs.
@@ -72,8 +83,8 @@ extension TenantFiles {
 }
 
 extension TenantStore {
-    /// The tenants table, read in the server's tenant file format.
+    /// The tenants table, read in the server's tenant file format (``StorykeepModules/storedTenantFormat``).
     public init(pool: PostgresPool) {
-        self.init(pool: pool, format: StorykeepModules.tenantFileFormat)
+        self.init(pool: pool, format: StorykeepModules.storedTenantFormat)
     }
 }

@@ -50,6 +50,13 @@ public final class TenantSchemas: Sendable {
     /// document can cause before validation (GraphiQL's introspection query has about 600).
     public static let maxTokens = 5_000
 
+    /// The engine's abuse limits with a cost limit for data (GraphQL's `MaxCostRule`): a page
+    /// given by a variable counts as the largest, 100, and the limit lets an app's largest real
+    /// query through (a first page of 100 entries with their tags, files and cursors costs about
+    /// 10,400) but not 10,000 entries in one request (100 aliases of `entries(first: 100)`
+    /// cost 20,000 or more, whatever they select).
+    public static let validationLimits = ValidationLimits(maxCost: 15_000, variableListSize: 100)
+
     /// The folder of the `.graphql` files.
     public let directory: URL
     public let modules: [any StorykeepModule]
@@ -115,7 +122,8 @@ public final class TenantSchemas: Sendable {
         return ComposedSchema(
             modules: names,
             service: GraphQLService(
-                schema: schema, cacheCapacity: documentCacheSize, parseOptions: ParseOptions(maxTokens: Self.maxTokens)),
+                schema: schema, cacheCapacity: documentCacheSize, parseOptions: ParseOptions(maxTokens: Self.maxTokens),
+                validationOptions: ValidationOptions(limits: Self.validationLimits)),
             ownTransactionFields: own, events: EventBus(registry.events),
             argumentsAdmittingNUL: Set(registry.admittingNUL.flatMap { field, arguments in arguments.map { "\(field)(\($0):)" } }),
             subscriptions: Dictionary(uniqueKeysWithValues: registry.subscriptions.map { (String($0.key.dropFirst("Subscription.".count)), $0.value) }),

@@ -140,7 +140,7 @@ public struct SeedPlan: Sendable {
                 displayName: "\(name) (seed)"
                 timeZone: \(tr.pick(SeedText.timeZones))
                 termsVersion: "seed-1"
-                modules: [tags, rewards, sharing, archive, social, export]
+                modules: [tags, rewards, sharing, archive, export]
                 archive:
                   retentionDays: 30
                 moodIcons:

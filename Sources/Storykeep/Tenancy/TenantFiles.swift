@@ -52,8 +52,8 @@ public enum TenantFiles {
         var errors: [TenantFileError] = []
         var hostOwners: [String: String] = [:]
         for path in paths {
-            do {
-                let tenant = try load(file: path, format: format)
+            do throws(TenantFilesError) {
+                let tenant = try read(file: path, format: format)
                 for host in tenant.hosts {
                     if let other = hostOwners.updateValue(path, forKey: host) {
                         errors.append(.init(file: path, keyPath: "hosts", problem: "\(host) is already a host of \(other)"))
@@ -61,39 +61,78 @@ public enum TenantFiles {
                 }
                 tenants.append(tenant)
             } catch {
-                errors.append(error)
+                errors += error.errors
             }
         }
         guard errors.isEmpty else { throw TenantFilesError(errors: errors) }
         return tenants
     }
 
-    /// Reads one tenant file, whose name must be its slug.
+    /// Reads one tenant file, whose name must be its slug; throws its first problem.
     public static func load(file path: String, format: TenantFileFormat) throws(TenantFileError) -> TenantFile {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw TenantFileError(file: path, keyPath: "", problem: "cannot read the file as UTF-8 text")
+        do {
+            return try read(file: path, format: format)
+        } catch {
+            throw error.errors[0]
         }
-        let tenant = try decode(text, file: path, format: format)
+    }
+
+    /// Decodes the YAML text of a tenant file; `file` names it in errors. Throws its first problem.
+    public static func decode(_ text: String, file: String, format: TenantFileFormat) throws(TenantFileError) -> TenantFile {
+        do {
+            return try decodeReportingAll(text, file: file, format: format)
+        } catch {
+            throw error.errors[0]
+        }
+    }
+
+    /// Reads one tenant file, whose name must be its slug; throws every problem it has.
+    static func read(file path: String, format: TenantFileFormat) throws(TenantFilesError) -> TenantFile {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw TenantFilesError(errors: [TenantFileError(file: path, keyPath: "", problem: "cannot read the file as UTF-8 text")])
+        }
+        let tenant = try decodeReportingAll(text, file: path, format: format)
         let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         guard tenant.slug == stem else {
-            throw TenantFileError(file: path, keyPath: "slug", problem: "expected \"\(stem)\", the file's name; found \"\(tenant.slug)\"")
+            throw TenantFilesError(errors: [
+                TenantFileError(file: path, keyPath: "slug", problem: "expected \"\(stem)\", the file's name; found \"\(tenant.slug)\"")
+            ])
         }
         return tenant
     }
 
-    /// Decodes the YAML text of a tenant file; `file` names it in errors.
-    public static func decode(_ text: String, file: String, format: TenantFileFormat) throws(TenantFileError) -> TenantFile {
+    /// Decodes the YAML text of a tenant file, throwing every problem it has
+    /// (``TenantFileProblems``), each at its key.
+    static func decodeReportingAll(_ text: String, file: String, format: TenantFileFormat) throws(TenantFilesError) -> TenantFile {
         do {
             return try YAMLDecoder().decode(TenantFile.self, from: text, userInfo: format.userInfo)
-        } catch let error as DecodingError {
-            throw TenantFileError(file: file, decodingError: error)
         } catch {
-            throw TenantFileError(file: file, keyPath: "", problem: "expected YAML: \(error)")
+            throw TenantFilesError(errors: TenantFileError.every(in: error, file: file))
         }
     }
 }
 
 extension TenantFileError {
+    /// Each problem an error of decoding a tenant file stands for (``TenantFileProblems`` holds
+    /// several; a decoder may hand it on as the cause of a decoding error, as Yams does), in the
+    /// file's words.
+    package static func every(in error: any Error, file: String) -> [TenantFileError] {
+        let underlying = (error as? DecodingError).flatMap { error in
+            if case .dataCorrupted(let context) = error { context.underlyingError as? TenantFileProblems } else { nil }
+        }
+        let problems = underlying?.errors ?? (error as? TenantFileProblems)?.errors ?? [error]
+        return problems.map { TenantFileError(file: file, error: $0) }
+    }
+
+    /// Says an error of decoding a tenant file in the file's words.
+    init(file: String, error: any Error) {
+        if let error = error as? DecodingError {
+            self.init(file: file, decodingError: error)
+        } else {
+            self.init(file: file, keyPath: "", problem: "expected YAML: \(error)")
+        }
+    }
+
     /// Says a decoding error in a tenant file's words.
     init(file: String, decodingError: DecodingError) {
         switch decodingError {

@@ -78,10 +78,8 @@ public struct TenantStore: Sendable {
                 decoder.userInfo = format.userInfo
                 let file = try decoder.decode(TenantFile.self, from: Data(row.config.utf8))
                 return Tenant(id: row.id, enabled: row.enabled, file: file, cursorKey: row.cursorKey)
-            } catch let error as DecodingError {
-                invalid(row.slug, TenantFileError(file: "tenants.config of \(row.slug)", decodingError: error))
             } catch {
-                invalid(row.slug, TenantFileError(file: "tenants.config of \(row.slug)", keyPath: "", problem: "\(error)"))
+                invalid(row.slug, TenantFileError.every(in: error, file: "tenants.config of \(row.slug)")[0])
             }
             return nil
         }

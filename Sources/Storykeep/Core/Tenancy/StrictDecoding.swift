@@ -25,14 +25,17 @@ extension Decoder {
     package func strictContainer<Key: CodingKey & CaseIterable>(
         keyedBy type: Key.Type, alsoAllowing others: [String] = []
     ) throws -> KeyedDecodingContainer<Key> {
-        let everything = try container(keyedBy: AnyCodingKey.self)
-        for key in everything.allKeys where Key(stringValue: key.stringValue) == nil && !others.contains(key.stringValue) {
-            let known = (Key.allCases.map(\.stringValue) + others).joined(separator: ", ")
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: codingPath + [key], debugDescription: "unknown key; expected one of: \(known)")
-            )
-        }
+        if let unknown = try unknownKeys(Key.self, alsoAllowing: others).first { throw unknown }
         return try container(keyedBy: type)
+    }
+
+    /// An error for each key of the mapping that neither `Key` nor `others` names.
+    package func unknownKeys<Key: CodingKey & CaseIterable>(_ type: Key.Type, alsoAllowing others: [String] = []) throws -> [DecodingError] {
+        let everything = try container(keyedBy: AnyCodingKey.self)
+        let known = (Key.allCases.map(\.stringValue) + others).joined(separator: ", ")
+        return everything.allKeys.filter { Key(stringValue: $0.stringValue) == nil && !others.contains($0.stringValue) }.map { key in
+            DecodingError.dataCorrupted(.init(codingPath: codingPath + [key], debugDescription: "unknown key; expected one of: \(known)"))
+        }
     }
 }
 

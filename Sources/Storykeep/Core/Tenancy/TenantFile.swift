@@ -45,26 +45,61 @@ public struct TenantFile: Codable, Sendable, Equatable {
         set { sections[ObjectIdentifier(type)] = newValue }
     }
 
+    /// Decodes every key and every module's section on its own, so that one mistake does not
+    /// hide the next: a file with several problems throws ``TenantFileProblems`` listing each.
     public init(from decoder: any Decoder) throws {
         let format = decoder.userInfo[TenantFileFormat.userInfoKey] as? TenantFileFormat ?? TenantFileFormat()
-        let c = try decoder.strictContainer(keyedBy: CodingKeys.self, alsoAllowing: format.sectionKeys)
-        slug = try c.decode(String.self, forKey: .slug)
-        try c.require(TenantFile.isValidSlug(slug), at: .slug, "a slug of lowercase letters, digits and single hyphens")
-        displayName = try c.decode(String.self, forKey: .displayName)
-        try c.require(!displayName.isBlank, at: .displayName, "a non-empty name")
-        hosts = try c.decode([String].self, forKey: .hosts, default: [])
-        try c.require(hosts.allSatisfy(TenantFile.isValidHost), at: .hosts, "lowercase host names without port")
-        try c.require(Set(hosts).count == hosts.count, at: .hosts, "each host once")
-        timeZone = try c.decode(String.self, forKey: .timeZone)
-        try c.require(TimeZone(identifier: timeZone) != nil, at: .timeZone, "an IANA time zone such as Europe/London")
-        termsVersion = try c.decode(String.self, forKey: .termsVersion)
-        try c.require(!termsVersion.isBlank, at: .termsVersion, "a non-empty version")
-        modules = try c.decode([TenantModule].self, forKey: .modules)
-        try c.require(Set(modules).count == modules.count, at: .modules, "each module once")
-        sections = [:]
-        for type in format.sections {
-            sections[ObjectIdentifier(type)] = try type.init(from: decoder)
+        var problems: [any Error] = try decoder.unknownKeys(CodingKeys.self, alsoAllowing: format.sectionKeys)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func attempt<T>(_ decode: () throws -> T) -> T? {
+            do {
+                return try decode()
+            } catch {
+                problems.append(error)
+                return nil
+            }
         }
+        let slug = attempt {
+            let slug = try c.decode(String.self, forKey: .slug)
+            try c.require(TenantFile.isValidSlug(slug), at: .slug, "a slug of lowercase letters, digits and single hyphens")
+            return slug
+        }
+        let displayName = attempt {
+            let name = try c.decode(String.self, forKey: .displayName)
+            try c.require(!name.isBlank, at: .displayName, "a non-empty name")
+            return name
+        }
+        let hosts = attempt {
+            let hosts = try c.decode([String].self, forKey: .hosts, default: [])
+            try c.require(hosts.allSatisfy(TenantFile.isValidHost), at: .hosts, "lowercase host names without port")
+            try c.require(Set(hosts).count == hosts.count, at: .hosts, "each host once")
+            return hosts
+        }
+        let timeZone = attempt {
+            let zone = try c.decode(String.self, forKey: .timeZone)
+            try c.require(TimeZone(identifier: zone) != nil, at: .timeZone, "an IANA time zone such as Europe/London")
+            return zone
+        }
+        let termsVersion = attempt {
+            let version = try c.decode(String.self, forKey: .termsVersion)
+            try c.require(!version.isBlank, at: .termsVersion, "a non-empty version")
+            return version
+        }
+        let modules = attempt {
+            let modules = try c.decode([TenantModule].self, forKey: .modules)
+            try c.require(Set(modules).count == modules.count, at: .modules, "each module once")
+            return modules
+        }
+        var sections: [ObjectIdentifier: any TenantSettings] = [:]
+        for type in format.sections {
+            sections[ObjectIdentifier(type)] = attempt { try type.init(from: decoder) }
+        }
+        guard problems.isEmpty, let slug, let displayName, let hosts, let timeZone, let termsVersion, let modules else {
+            throw problems.count == 1 ? problems[0] : TenantFileProblems(errors: problems)
+        }
+        (self.slug, self.displayName, self.hosts, self.timeZone, self.termsVersion) = (slug, displayName, hosts, timeZone, termsVersion)
+        self.modules = modules
+        self.sections = sections
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -99,6 +134,12 @@ public struct TenantFile: Codable, Sendable, Equatable {
     }
 }
 
+/// Every problem of one tenant file, each a decoding error at its key, in the file's order of
+/// keys and then modules.
+public struct TenantFileProblems: Error {
+    public var errors: [any Error]
+}
+
 /// An optional module's name in a tenant file's `modules`: `tags`, `archive`. Each module declares
 /// its own (`extension TenantModule { static let tags = TenantModule(rawValue: "tags") }`).
 public struct TenantModule: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
@@ -108,11 +149,18 @@ public struct TenantModule: RawRepresentable, Hashable, Sendable, Codable, Custo
         self.rawValue = rawValue
     }
 
-    /// One of the names the decoder's ``TenantFileFormat`` knows.
+    /// One of the names the decoder's ``TenantFileFormat`` knows; a module announced but not
+    /// built yet is refused by name.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         rawValue = try container.decode(String.self)
-        let known = (decoder.userInfo[TenantFileFormat.userInfoKey] as? TenantFileFormat)?.moduleNames ?? []
+        let format = decoder.userInfo[TenantFileFormat.userInfoKey] as? TenantFileFormat
+        let known = format?.moduleNames ?? []
+        if format?.unavailableModuleNames.contains(rawValue) == true {
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription: "the module \"\(rawValue)\" is not available yet; expected one of: \(known.joined(separator: ", "))")
+        }
         guard known.contains(rawValue) else {
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "expected one of: \(known.joined(separator: ", ")); found \"\(rawValue)\"")
@@ -147,13 +195,16 @@ extension TenantSettings {
 public struct TenantFileFormat: Sendable {
     /// Every module's sections.
     public var sections: [any TenantSettings.Type]
-    /// What `modules` may name: the optional modules, and the names of modules announced but not
-    /// built yet (accepted, and switching nothing on).
+    /// What `modules` may name: the optional modules.
     public var moduleNames: [String]
+    /// Modules announced but not built yet: `modules` naming one is refused with that reason,
+    /// rather than as a misspelling.
+    public var unavailableModuleNames: [String]
 
-    public init(sections: [any TenantSettings.Type] = [], moduleNames: [String] = []) {
+    public init(sections: [any TenantSettings.Type] = [], moduleNames: [String] = [], unavailableModuleNames: [String] = []) {
         self.sections = sections
         self.moduleNames = moduleNames
+        self.unavailableModuleNames = unavailableModuleNames
     }
 
     var sectionKeys: [String] { sections.flatMap { $0.keys } }
