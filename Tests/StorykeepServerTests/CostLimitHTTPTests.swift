@@ -28,7 +28,7 @@ import Testing
                 let answer = try await h.graphQL(query, ["n": .int(100)], token: sam)
                 #expect(answer["data"] == nil, "\(answer.json)")
                 let message = try #require(answer["errors"]?.listValue?.first?["message"]?.stringValue, "\(answer.json)")
-                #expect(message.contains("has a cost of") && message.contains("more than the maximum of 15000"), "\(message)")
+                #expect(message.contains("has a cost of") && message.contains("more than the maximum of 18000"), "\(message)")
             }
             let queries: [(String, GraphQLObject)] = [
                 (Self.firstPage, ["first": .int(100)]),
