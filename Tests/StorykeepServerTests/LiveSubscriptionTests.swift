@@ -209,3 +209,48 @@ struct LiveSessionEventTests {
         }
     }
 }
+
+@Suite("Live shares")
+struct LiveShareTests {
+    /// Each subscriber's next update is the event they may see, made after those they may not.
+    @Test func sharesReachTheirShareeAndSeenReachesTheAuthorWhileTheShareStands() async throws {
+        try await withAccounts(tweak: SharingHTTP.tenant) { h in
+            let admin = try await h.person(.agencyAdmin, "ada")
+            let sam = try await h.person(.youngPerson, "sam")
+            let yara = try await h.person(.youngPerson, "yara")
+            let wendy = try await h.person(.socialWorker, "wendy")
+            let otto = try await h.person(.socialWorker, "otto")  // Yara's, not Sam's
+            try await h.assign(sam, wendy, .socialWorker, admin: admin)
+            try await h.assign(yara, otto, .socialWorker, admin: admin)
+            try await withLiveEvents(h) {
+                let shares = "subscription { shareChanged { message seenAt entry { text } } }"
+                let wendys = try await h.subscribe(shares, as: wendy)
+                let ottos = try await h.subscribe(shares, as: otto)
+                let sams = try await h.subscribe("subscription { entryShareChanged { person { id } reply } }", as: sam)
+
+                let hardDay = try await h.write("A hard day", as: sam)
+                let shared = try await h.share(hardDay, with: [wendy], message: "Can we talk?", as: sam)
+                try await h.share(try await h.write("Yara's day", as: yara), with: [otto], as: yara)
+                let wendysFirst = try #require(try await nextUpdate(wendys)).json?["data"]?["shareChanged"]
+                #expect(wendysFirst == .object(["message": .string("Can we talk?"), "seenAt": .null, "entry": .object(["text": .string("A hard day")])]))
+                let ottosFirst = try #require(try await nextUpdate(ottos)).json?["data"]?["shareChanged"]
+                #expect(ottosFirst?["entry"]?["text"] == .string("Yara's day"))
+
+                let shareID = try #require(shared.first?["id"])
+                _ = try await h.data(SharingHTTP.reply, "replyToShare", ["s": shareID, "t": .string("Yes, tomorrow")], as: wendy)
+                let samsFirst = try #require(try await nextUpdate(sams)).json?["data"]?["entryShareChanged"]
+                #expect(samsFirst == .object(["person": .object(["id": wendy.idValue]), "reply": .string("Yes, tomorrow")]))
+                // Wendy's own reply changed her share too: she is told, as she sees it now.
+                let wendysSecond = try #require(try await nextUpdate(wendys)).json?["data"]?["shareChanged"]
+                #expect(wendysSecond?["seenAt"] != .null)
+
+                // Unshared: Wendy no longer sees it, and is sent nothing of it; the next thing she
+                // is sent is the next entry shared with her.
+                _ = try await h.data(SharingHTTP.unshareEntry, "unshareEntry", ["e": hardDay], as: sam)
+                try await h.share(try await h.write("A better day", as: sam), with: [wendy], as: sam)
+                let wendysThird = try #require(try await nextUpdate(wendys)).json?["data"]?["shareChanged"]
+                #expect(wendysThird?["entry"]?["text"] == .string("A better day"))
+            }
+        }
+    }
+}
