@@ -13,11 +13,15 @@ import Testing
 
 /// Runs `test` with `h`'s server listening to the live events of the database, once it listens.
 func withLiveEvents(_ h: AccountsHarness, _ test: () async throws -> Void) async throws {
+    try await withLiveEvents(h.engine.services.live, test)
+}
+
+/// Runs `test` with a listener to the live events of the database feeding `live`, once it listens.
+func withLiveEvents(_ live: LiveEvents, _ test: () async throws -> Void) async throws {
     let listener = PostgresListener(
         configuration: .init(connectionString: try TestDatabase.url(TestDatabase.appVariable)), channels: [LiveEvent.channel],
         retryDelay: .milliseconds(50), logger: TestDatabase.logger)
     let (listening, ready) = AsyncStream<Void>.makeStream()
-    let live = h.engine.services.live
     let task = Task {
         await listener.run { event in
             live.handle(event)
@@ -36,10 +40,10 @@ extension AccountsHarness {
         try #require(try await TenantStore(pool: app).all().first { $0.id == tenant.id })
     }
 
-    /// Subscribes with `query` as `person`, which must succeed.
-    func subscribe(_ query: String, as person: TestPerson) async throws -> LiveSubscription {
+    /// Subscribes with `query` as `person` on `server` (by default this harness's), which must succeed.
+    func subscribe(_ query: String, as person: TestPerson, on server: TenantGraphQL? = nil) async throws -> LiveSubscription {
         let token = try #require(SessionToken(presented: person.token))
-        switch await engine.subscribe(GraphQLRequest(query: query), tenant: try await servedTenant(), token: token, links: TenantLinks(root: "/")) {
+        switch await (server ?? engine).subscribe(GraphQLRequest(query: query), tenant: try await servedTenant(), token: token, links: TenantLinks(root: "/")) {
         case .subscribed(let subscription): return subscription
         case .failed(let response): throw SubscriptionRefused(response: response)
         }
@@ -135,6 +139,35 @@ struct LiveSubscriptionTests {
                 #expect(alert?["youngPerson"]?["id"] == sam.idValue)
                 for nobody in [ottos, admins, olgas] {
                     #expect(try await nextUpdate(nobody, within: 0.3) == nil)
+                }
+            }
+        }
+    }
+
+    /// Two servers on one database, each with its own listener and subscribers: an event made
+    /// through one reaches the subscribers of both.
+    @Test func anotherServerOnTheSameDatabaseDeliversWhatThisOneMade() async throws {
+        try await withAccounts { h in
+            let admin = try await h.person(.agencyAdmin, "ada")
+            let sam = try await h.person(.youngPerson, "sam")
+            let wendy = try await h.person(.socialWorker, "wendy")
+            try await TestDatabase.appPool().closing { pool in
+                let argon2 = BoundedWorkerPool(threadCount: 1, name: "second-server-argon2")
+                let second = TenantGraphQL(
+                    schemas: TenantSchemas(directory: repositoryRoot.appendingPathComponent("Schema")),
+                    services: DomainServices(
+                        pool: pool, hasher: try PasswordHasher(parameters: .floor, pool: argon2),
+                        sessions: SessionPolicy(maxLifetimeSeconds: 3600, idleTimeoutSeconds: 600), logger: TestDatabase.logger))
+                try await withLiveEvents(h) {
+                    try await withLiveEvents(second.services.live) {
+                        let query = "subscription { notificationAdded { kind } }"
+                        let onThisServer = try await h.subscribe(query, as: sam)
+                        let onTheOther = try await h.subscribe(query, as: sam, on: second)
+                        try await h.assign(sam, wendy, .socialWorker, admin: admin)  // through this server
+                        let expected = GraphQLValue.object(["data": .object(["notificationAdded": .object(["kind": .string("assignmentStarted")])])])
+                        #expect(try await nextUpdate(onThisServer)?.json == expected)
+                        #expect(try await nextUpdate(onTheOther)?.json == expected)
+                    }
                 }
             }
         }
