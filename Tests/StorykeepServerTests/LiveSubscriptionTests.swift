@@ -13,11 +13,15 @@ import Testing
 
 /// Runs `test` with `h`'s server listening to the live events of the database, once it listens.
 func withLiveEvents(_ h: AccountsHarness, _ test: () async throws -> Void) async throws {
+    try await withLiveEvents(h.engine.services.live, test)
+}
+
+/// Runs `test` with a listener to the live events of the database feeding `live`, once it listens.
+func withLiveEvents(_ live: LiveEvents, _ test: () async throws -> Void) async throws {
     let listener = PostgresListener(
         configuration: .init(connectionString: try TestDatabase.url(TestDatabase.appVariable)), channels: [LiveEvent.channel],
         retryDelay: .milliseconds(50), logger: TestDatabase.logger)
     let (listening, ready) = AsyncStream<Void>.makeStream()
-    let live = h.engine.services.live
     let task = Task {
         await listener.run { event in
             live.handle(event)
@@ -36,10 +40,10 @@ extension AccountsHarness {
         try #require(try await TenantStore(pool: app).all().first { $0.id == tenant.id })
     }
 
-    /// Subscribes with `query` as `person`, which must succeed.
-    func subscribe(_ query: String, as person: TestPerson) async throws -> LiveSubscription {
+    /// Subscribes with `query` as `person` on `server` (by default this harness's), which must succeed.
+    func subscribe(_ query: String, as person: TestPerson, on server: TenantGraphQL? = nil) async throws -> LiveSubscription {
         let token = try #require(SessionToken(presented: person.token))
-        switch await engine.subscribe(GraphQLRequest(query: query), tenant: try await servedTenant(), token: token, links: TenantLinks(root: "/")) {
+        switch await (server ?? engine).subscribe(GraphQLRequest(query: query), tenant: try await servedTenant(), token: token, links: TenantLinks(root: "/")) {
         case .subscribed(let subscription): return subscription
         case .failed(let response): throw SubscriptionRefused(response: response)
         }
@@ -140,6 +144,35 @@ struct LiveSubscriptionTests {
         }
     }
 
+    /// Two servers on one database, each with its own listener and subscribers: an event made
+    /// through one reaches the subscribers of both.
+    @Test func anotherServerOnTheSameDatabaseDeliversWhatThisOneMade() async throws {
+        try await withAccounts { h in
+            let admin = try await h.person(.agencyAdmin, "ada")
+            let sam = try await h.person(.youngPerson, "sam")
+            let wendy = try await h.person(.socialWorker, "wendy")
+            try await TestDatabase.appPool().closing { pool in
+                let argon2 = BoundedWorkerPool(threadCount: 1, name: "second-server-argon2")
+                let second = TenantGraphQL(
+                    schemas: TenantSchemas(directory: repositoryRoot.appendingPathComponent("Schema")),
+                    services: DomainServices(
+                        pool: pool, hasher: try PasswordHasher(parameters: .floor, pool: argon2),
+                        sessions: SessionPolicy(maxLifetimeSeconds: 3600, idleTimeoutSeconds: 600), logger: TestDatabase.logger))
+                try await withLiveEvents(h) {
+                    try await withLiveEvents(second.services.live) {
+                        let query = "subscription { notificationAdded { kind } }"
+                        let onThisServer = try await h.subscribe(query, as: sam)
+                        let onTheOther = try await h.subscribe(query, as: sam, on: second)
+                        try await h.assign(sam, wendy, .socialWorker, admin: admin)  // through this server
+                        let expected = GraphQLValue.object(["data": .object(["notificationAdded": .object(["kind": .string("assignmentStarted")])])])
+                        #expect(try await nextUpdate(onThisServer)?.json == expected)
+                        #expect(try await nextUpdate(onTheOther)?.json == expected)
+                    }
+                }
+            }
+        }
+    }
+
     @Test func subscribingNeedsALiveSessionAndTheRightRole() async throws {
         try await withAccounts { h in
             let sam = try await h.person(.youngPerson, "sam")
@@ -205,6 +238,51 @@ struct LiveSessionEventTests {
                 }
                 #expect(ended.kind == LiveEvent.sessionRevoked)
                 #expect(ended.people == [sam.id])
+            }
+        }
+    }
+}
+
+@Suite("Live shares")
+struct LiveShareTests {
+    /// Each subscriber's next update is the event they may see, made after those they may not.
+    @Test func sharesReachTheirShareeAndSeenReachesTheAuthorWhileTheShareStands() async throws {
+        try await withAccounts(tweak: SharingHTTP.tenant) { h in
+            let admin = try await h.person(.agencyAdmin, "ada")
+            let sam = try await h.person(.youngPerson, "sam")
+            let yara = try await h.person(.youngPerson, "yara")
+            let wendy = try await h.person(.socialWorker, "wendy")
+            let otto = try await h.person(.socialWorker, "otto")  // Yara's, not Sam's
+            try await h.assign(sam, wendy, .socialWorker, admin: admin)
+            try await h.assign(yara, otto, .socialWorker, admin: admin)
+            try await withLiveEvents(h) {
+                let shares = "subscription { shareChanged { message seenAt entry { text } } }"
+                let wendys = try await h.subscribe(shares, as: wendy)
+                let ottos = try await h.subscribe(shares, as: otto)
+                let sams = try await h.subscribe("subscription { entryShareChanged { person { id } reply } }", as: sam)
+
+                let hardDay = try await h.write("A hard day", as: sam)
+                let shared = try await h.share(hardDay, with: [wendy], message: "Can we talk?", as: sam)
+                try await h.share(try await h.write("Yara's day", as: yara), with: [otto], as: yara)
+                let wendysFirst = try #require(try await nextUpdate(wendys)).json?["data"]?["shareChanged"]
+                #expect(wendysFirst == .object(["message": .string("Can we talk?"), "seenAt": .null, "entry": .object(["text": .string("A hard day")])]))
+                let ottosFirst = try #require(try await nextUpdate(ottos)).json?["data"]?["shareChanged"]
+                #expect(ottosFirst?["entry"]?["text"] == .string("Yara's day"))
+
+                let shareID = try #require(shared.first?["id"])
+                _ = try await h.data(SharingHTTP.reply, "replyToShare", ["s": shareID, "t": .string("Yes, tomorrow")], as: wendy)
+                let samsFirst = try #require(try await nextUpdate(sams)).json?["data"]?["entryShareChanged"]
+                #expect(samsFirst == .object(["person": .object(["id": wendy.idValue]), "reply": .string("Yes, tomorrow")]))
+                // Wendy's own reply changed her share too: she is told, as she sees it now.
+                let wendysSecond = try #require(try await nextUpdate(wendys)).json?["data"]?["shareChanged"]
+                #expect(wendysSecond?["seenAt"] != .null)
+
+                // Unshared: Wendy no longer sees it, and is sent nothing of it; the next thing she
+                // is sent is the next entry shared with her.
+                _ = try await h.data(SharingHTTP.unshareEntry, "unshareEntry", ["e": hardDay], as: sam)
+                try await h.share(try await h.write("A better day", as: sam), with: [wendy], as: sam)
+                let wendysThird = try #require(try await nextUpdate(wendys)).json?["data"]?["shareChanged"]
+                #expect(wendysThird?["entry"]?["text"] == .string("A better day"))
             }
         }
     }

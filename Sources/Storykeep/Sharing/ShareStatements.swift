@@ -100,16 +100,28 @@ enum ShareStatements {
     /// made in an assignment that is current), in the order shared: the entry's id, the share's
     /// id, message, shared_at, seen_at, reply, replied_at, then the sharee's id, role, name and
     /// avatar as the author reads them (their profile's where the author may see it).
-    static let sharesOfEntries = """
+    static let sharesOfEntries = standingSharesOfMine + """
+
+          and s.entry_id = any($1::uuid[])
+        order by s.shared_at, s.id
+        """
+
+    /// The person's standing share $1 of one of their entries, as ``sharesOfEntries`` reads one.
+    static let shareOfMine = standingSharesOfMine + """
+
+          and s.id = $1
+        """
+
+    /// The standing shares of the person's entries, with their sharees (a constant fragment of
+    /// ``sharesOfEntries`` and ``shareOfMine``, which add their conditions).
+    private static let standingSharesOfMine = """
         select s.entry_id, s.id, s.message, s.shared_at, s.seen_at, s.reply, s.replied_at,
                p.id, p.role::text, coalesce(pr.display_name, p.display_name), pr.avatar
         from shares s
         join people p on p.tenant_id = s.tenant_id and p.id = s.sharee_id
         left join profiles pr on pr.tenant_id = p.tenant_id and pr.person_id = p.id
-        where s.tenant_id = current_tenant_id() and s.author_id = current_person_id()
-          and s.entry_id = any($1::uuid[]) and s.unshared_at is null
+        where s.tenant_id = current_tenant_id() and s.author_id = current_person_id() and s.unshared_at is null
           and exists (select from assignments a where a.tenant_id = s.tenant_id and a.id = s.assignment_id and a.until is null)
-        order by s.shared_at, s.id
         """
 
     /// `storykeep seed`: shares the person's live entries with their current social worker,

@@ -87,6 +87,11 @@ public struct ShareStore<Database: PostgresQueryable>: Sendable {
         return shares
     }
 
+    /// The person's standing share `id` of one of their entries; nil when there is none.
+    public func shareOfMine(id: UUID) async throws -> EntryShare? {
+        try await database.query(ShareStatements.shareOfMine, id).first.map { try ShareRows.decodeEntryShare($0).share }
+    }
+
     // MARK: The sharee
 
     /// A page of what the young person `youngPersonID` shared with the person, newest first;

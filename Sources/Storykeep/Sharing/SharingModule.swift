@@ -56,6 +56,14 @@ public struct SharingModule: StorykeepModule {
             })
         registerAuthor(&module)
         registerSharee(&module)
+        // Each event names the one person it is for (Migrations/0021_sharing_live_events.sql).
+        let forViewer: @Sendable (LiveEvent, Viewer) -> Bool = { event, viewer in event.people.contains(viewer.personID) }
+        module.subscription("shareChanged", access: .roles([.socialWorker, .carer]), concerns: forViewer) { event, context in
+            try await context.transaction { tx in try await ShareStore(tx).share(id: event.id) }
+        }
+        module.subscription("entryShareChanged", access: .roles([.youngPerson]), concerns: forViewer) { event, context in
+            try await context.transaction { tx in try await ShareStore(tx).shareOfMine(id: event.id) }
+        }
     }
 
     private func registerAuthor(_ module: inout ModuleRegistry) {

@@ -143,7 +143,9 @@ actor GraphQLWSConnection {
     /// A query or mutation: its response, then `complete`; a request error as `error`.
     private func answer(_ id: String, _ request: GraphQLRequest, token: SessionToken) async {
         let outcome = await graphQL.execute(request, tenant: tenant, credential: .bearer(token), links: links)
-        guard case .response(let response) = outcome, !Task.isCancelled else { return }
+        // Cancelled: the client completed it (or the connection closed), and its id may be reused.
+        guard !Task.isCancelled else { return }
+        guard case .response(let response) = outcome else { return await finish(id) }
         if response.isRequestError {
             operations[id] = nil
             try? await send(GraphQLWSMessage.error(id: id, response.errors))
@@ -166,7 +168,8 @@ actor GraphQLWSConnection {
         } catch is LiveEvents.SlowConsumer {
             await close(.slowConsumer)
         } catch {
-            logger.debug("Live subscription ended", metadata: ["error": "\(error)"])
+            logger.warning("Live subscription failed", metadata: ["error": "\(error)"])
+            if !Task.isCancelled { await finish(id) }
         }
     }
 
