@@ -44,9 +44,15 @@ public final class TenantCache: Service, Sendable {
         }
     }
 
+    /// A read under way, and when it started: what it returns is no older than that.
+    private struct Loading {
+        let task: Task<Snapshot, any Error>
+        let startedAt: ContinuousClock.Instant
+    }
+
     private struct State {
         var snapshot: Snapshot?
-        var loading: Task<Snapshot, any Error>?
+        var loading: Loading?
         /// When the last read failed; for `missInterval` after it no read is tried again.
         var failedAt: ContinuousClock.Instant?
     }
@@ -80,7 +86,8 @@ public final class TenantCache: Service, Sendable {
         try await snapshot(maxAge: nil).bySlug.values.sorted { $0.slug < $1.slug }
     }
 
-    /// Re-reads the tenants now.
+    /// Re-reads the tenants now: a read already under way that started earlier does not do, since
+    /// it may have begun before the change the caller was told of (``TenantChangesService``).
     public func refresh() async throws {
         _ = try await snapshot(maxAge: .zero)
     }
@@ -96,7 +103,8 @@ public final class TenantCache: Service, Sendable {
     }
 
     /// A snapshot no older than `maxAge` (any snapshot when nil), reading the tenants if needed;
-    /// concurrent callers share one read.
+    /// concurrent callers share one read when it is recent enough. A snapshot's age is counted from
+    /// when its read started, and a newer one is never replaced by an older read ending later.
     private func snapshot(maxAge: Duration?) async throws -> Snapshot {
         enum Lookup {
             case ready(Snapshot)
@@ -111,9 +119,11 @@ public final class TenantCache: Service, Sendable {
             if let failedAt = state.failedAt, failedAt.duration(to: now) < missInterval {
                 return state.snapshot.map(Lookup.ready) ?? .failedRecently
             }
-            if let loading = state.loading { return .loading(loading) }
-            let loading = Task { [source, logger] in Snapshot(try await source.loadTenants(logger: logger), at: .now) }
-            state.loading = loading
+            if let loading = state.loading, maxAge.map({ loading.startedAt.duration(to: now) < $0 }) ?? true {
+                return .loading(loading.task)
+            }
+            let loading = Task { [source, logger] in Snapshot(try await source.loadTenants(logger: logger), at: now) }
+            state.loading = Loading(task: loading, startedAt: now)
             return .loading(loading)
         }
         switch lookup {
@@ -125,14 +135,14 @@ public final class TenantCache: Service, Sendable {
             do {
                 let snapshot = try await task.value
                 state.withLock { state in
-                    if state.loading == task { state.loading = nil }
+                    if state.loading?.task == task { state.loading = nil }
                     state.failedAt = nil
                     if state.snapshot.map({ $0.loadedAt < snapshot.loadedAt }) ?? true { state.snapshot = snapshot }
                 }
                 return snapshot
             } catch {
                 state.withLock { state in
-                    if state.loading == task {
+                    if state.loading?.task == task {
                         state.loading = nil
                         state.failedAt = .now
                     }
