@@ -29,15 +29,18 @@ comment on function current_tenant_has_module(text) is
 -- entry goes through shares_read (shares_naming_me), so the journal's widened policies close with
 -- it: switched off, nothing shared is readable; switched on again, the standing shares are back
 -- as they were (switching off is not unsharing).
--- (shares_read as 0018 left it, a case-management client's arm included: what a client may
--- hold is the export module's to say, under its own switch.)
+-- EXPORT, likewise: a case-management client (CMS) and the change log's handler of an ended
+-- assignment (EXPORT_LOG) read the standing shares (0018) only while the agency has the export on;
+-- a client reads entries, files and tags only through shares (exportable_entries()), so switched
+-- off it reads nothing, its signed links included.
 alter policy shares_read on shares
     using (
         author_id = (select current_person_id())
         or (unshared_at is null and entry_archived_at is null
             and assignment_id in (select a from current_assignments_as_adult() as a)
             and (select current_tenant_has_module('sharing')))
-        or ((select current_person_role()) in ('CMS', 'EXPORT_LOG') and unshared_at is null)
+        or ((select current_person_role()) in ('CMS', 'EXPORT_LOG') and unshared_at is null
+            and (select current_tenant_has_module('export')))
     );
 
 alter policy shares_update on shares

@@ -548,7 +548,7 @@ create policy shares_parties on shares as restrictive for all to public
 
 create policy shares_read on shares as restrictive for select to public
     using (author_id = (( SELECT current_person_id() AS current_person_id)) OR unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.a
-   FROM current_assignments_as_adult() a(a))) AND ( SELECT current_tenant_has_module('sharing'::text) AS current_tenant_has_module) OR ((( SELECT current_person_role() AS current_person_role)) = ANY (ARRAY['CMS'::text, 'EXPORT_LOG'::text])) AND unshared_at IS NULL);
+   FROM current_assignments_as_adult() a(a))) AND ( SELECT current_tenant_has_module('sharing'::text) AS current_tenant_has_module) OR ((( SELECT current_person_role() AS current_person_role)) = ANY (ARRAY['CMS'::text, 'EXPORT_LOG'::text])) AND unshared_at IS NULL AND ( SELECT current_tenant_has_module('export'::text) AS current_tenant_has_module));
 
 create policy shares_tenant on shares as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))

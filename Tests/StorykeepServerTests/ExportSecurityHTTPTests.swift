@@ -134,6 +134,40 @@ struct ExportSecurityHTTPTests {
         }
     }
 
+    /// The agency switches the export off (`tenant apply` of its file without `export`): a client
+    /// reads nothing at once, whatever the server's cache of tenant files holds, its signed links
+    /// included; back on, it reads what it did.
+    @Test func switchingTheExportOffClosesWhatAClientReadsAtOnce() async throws {
+        try await withAccounts(tweak: ExportHTTP.tenant) { h in
+            let agency = try await SharingAgency(h)
+            let (sam, wendy) = (agency.a, agency.w)
+            let cms = try await h.cmsClient(admin: agency.admin)
+            let token = try await h.clientToken(cms)
+            let photo = try await h.uploadMedia(SampleMedia.png, contentType: "image/png", token: sam.token)
+            let entry = try await h.write("With a photo", media: [photo["id"]!], as: sam)
+            try await h.share(entry, with: [wendy], as: sam)
+            let pulled = try await h.pull(token, after: nil) { !$0.items.isEmpty }
+            let url = try #require(pulled.items.first?["entry"]?["media"]?.listValue?.first?["url"]?.stringValue)
+            let client = AccountContext.client(tenantID: h.tenant.id, clientID: try #require(UUID(uuidString: cms.id)))
+            func visibleEntries() async throws -> Int {
+                try await h.app.transaction(settings: client.settings) { tx in
+                    try await tx.query("select count(*) from entries")[0].decode(Int.self, at: 0)
+                }
+            }
+            #expect(try await visibleEntries() == 1)
+
+            var off = h.tenant.file
+            off.modules.removeAll { $0 == .export }
+            _ = try await TenantStore(pool: h.owner).apply([off])
+            #expect(try await visibleEntries() == 0)
+            #expect(try await h.get(url, token: nil).status == .notFound)
+
+            _ = try await TenantStore(pool: h.owner).apply([h.tenant.file])
+            #expect(try await visibleEntries() == 1)
+            #expect(try await h.get(url, token: nil).status == .ok)
+        }
+    }
+
     @Test func theDocumentIsSelfContainedAndItsTextInert() async throws {
         try await withAccounts(tweak: ExportHTTP.tenant) { h in
             let agency = try await SharingAgency(h)
