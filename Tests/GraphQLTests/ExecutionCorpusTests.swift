@@ -6,8 +6,7 @@ import Testing
 /// `GraphQLService` (parse, validate, execute) with the default resolvers over a JSON root, and
 /// the whole response must equal graphql-core 3.3.2's, recorded by Corpus/execution/oracle.py.
 @Suite struct ExecutionCorpusTests {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Corpus/execution")
+    static let corpus = DifferentialCorpus("execution")
 
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
@@ -18,29 +17,12 @@ import Testing
         var testDescription: String { name }
     }
 
-    static func load(_ name: String) throws -> String {
-        try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+    static let cases: [Case] = corpus.cases { item, request, expected in
+        let schema = item["schema"]?.stringValue ?? "journal"
+        return Case(
+            name: item["name"]?.stringValue ?? "?", schema: schema, root: item["root"]?.stringValue ?? schema, request: request,
+            expected: expected)
     }
-
-    static let cases: [Case] = {
-        do {
-            let list = try GraphQLValue(json: load("cases.json")).listValue ?? []
-            let expected = try GraphQLValue(json: load("expected.json"))
-            return list.map { item in
-                let name = item["name"]?.stringValue ?? "?"
-                let schema = item["schema"]?.stringValue ?? "journal"
-                return Case(
-                    name: name, schema: schema, root: item["root"]?.stringValue ?? schema,
-                    request: GraphQLRequest(
-                        query: item["query"]?.stringValue ?? "", operationName: item["operationName"]?.stringValue,
-                        variables: item["variables"]?.objectValue),
-                    expected: expected[name] ?? .null)
-            }
-        } catch {
-            Issue.record("cannot read the corpus: \(error)")
-            return []
-        }
-    }()
 
     @Test func corpusIsThere() {
         #expect(Self.cases.count >= 40)
@@ -48,8 +30,8 @@ import Testing
 
     @Test(arguments: cases)
     func matchesGraphQLCore(_ testCase: Case) async throws {
-        let schema = try buildASTSchema(parse(Self.load("schemas/\(testCase.schema).graphql")))
-        let root = try GraphQLValue(json: Self.load("roots/\(testCase.root).json"))
+        let schema = try buildASTSchema(parse(Self.corpus.load("schemas/\(testCase.schema).graphql")))
+        let root = try GraphQLValue(json: Self.corpus.load("roots/\(testCase.root).json"))
         let response = await GraphQLService(schema: schema).execute(testCase.request, rootValue: root)
         #expect(normalised(response.value) == normalised(testCase.expected))
         // What goes over the wire says the same.

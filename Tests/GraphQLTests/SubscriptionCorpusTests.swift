@@ -9,8 +9,7 @@ import Testing
 /// describes each root field's source stream; the oracle's header gives the contract, mirrored
 /// here by the subscribe resolvers this test attaches.
 @Suite struct SubscriptionCorpusTests {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Corpus/subscription")
+    static let corpus = DifferentialCorpus("subscription")
 
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
@@ -20,28 +19,9 @@ import Testing
         var testDescription: String { name }
     }
 
-    static func load(_ name: String) throws -> String {
-        try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+    static let cases: [Case] = corpus.cases { item, request, expected in
+        Case(name: item["name"]?.stringValue ?? "?", root: item["root"] ?? .object([:]), request: request, expected: expected)
     }
-
-    static let cases: [Case] = {
-        do {
-            let list = try GraphQLValue(json: load("cases.json")).listValue ?? []
-            let expected = try GraphQLValue(json: load("expected.json"))
-            return list.map { item in
-                let name = item["name"]?.stringValue ?? "?"
-                return Case(
-                    name: name, root: item["root"] ?? .object([:]),
-                    request: GraphQLRequest(
-                        query: item["query"]?.stringValue ?? "", operationName: item["operationName"]?.stringValue,
-                        variables: item["variables"]?.objectValue),
-                    expected: expected[name] ?? .null)
-            }
-        } catch {
-            Issue.record("cannot read the corpus: \(error)")
-            return []
-        }
-    }()
 
     @Test func corpusIsThere() {
         #expect(Self.cases.count >= 30)
@@ -49,7 +29,7 @@ import Testing
 
     @Test(arguments: cases)
     func matchesGraphQLCore(_ testCase: Case) async throws {
-        let schema = try buildASTSchema(parse(Self.load("schema.graphql")))
+        let schema = try buildASTSchema(parse(Self.corpus.load("schema.graphql")))
         for field in schema.subscriptionType?.fields ?? FieldMap() {
             guard let description = testCase.root[field.name], Self.describesStream(description) else { continue }
             field.subscribe = { _, arguments, _, _ in Self.stream(description, arguments: arguments) }
