@@ -4,7 +4,7 @@
 -- re-read them every `tenants.refreshSeconds` (30 s): an update or a `tenant disable` took that long
 -- to reach it. Now every statement that changes the tenants table sends a notification on
 -- `storykeep_tenants`, delivered when its transaction commits (never for a rolled-back one), and
--- each server's listener (TenantChangesService) re-reads the tenants at once. The payload is empty:
+-- each server's listener (DatabaseListenerService) re-reads the tenants at once. The payload is empty:
 -- a server re-reads them all, as its periodic refresh does, which stays as the fallback.
 
 create function tenants_changed() returns trigger

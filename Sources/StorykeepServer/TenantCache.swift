@@ -87,7 +87,7 @@ public final class TenantCache: Service, Sendable {
     }
 
     /// Re-reads the tenants now: a read already under way that started earlier does not do, since
-    /// it may have begun before the change the caller was told of (``TenantChangesService``).
+    /// it may have begun before the change the caller was told of (``DatabaseListenerService``).
     public func refresh() async throws {
         _ = try await snapshot(maxAge: .zero)
     }

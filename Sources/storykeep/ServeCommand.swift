@@ -32,8 +32,7 @@ struct ServeCommand: AsyncParsableCommand {
                 GraphQLHTTPHandler(executor: TenantGraphQLExecutor(graphQL: graphQL), configuration: .tenant(config)),
             ] + StorykeepApplication.moduleEndpoints(StorykeepModules.endpoints, graphQL: graphQL),
             services: StorykeepApplication.backgroundServices(StorykeepModules.backgroundJobs(config), graphQL: graphQL, logger: logger)
-                + [LiveEventsService(graphQL: graphQL, logger: logger),
-                   TenantChangesService(cache: tenants, configuration: pool.configuration, logger: logger)],
+                + [DatabaseListenerService(graphQL: graphQL, tenants: tenants, logger: logger)],
             liveSocket: LiveSocketEndpoint(graphQL: graphQL)
         )
         let app = StorykeepApplication.make(config: config, parts: parts, logger: logger) { port in

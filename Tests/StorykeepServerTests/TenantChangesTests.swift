@@ -7,7 +7,7 @@ import StorykeepTestSupport
 import Testing
 
 // Issue 17: `tenant apply`, `disable` and `enable` reach a running server when they commit
-// (Migrations/0027_tenancy_changes.sql, TenantChangesService), not at its next refresh.
+// (Migrations/0027_tenancy_changes.sql, DatabaseListenerService), not at its next refresh.
 
 @Suite("Tenant changes reach a running server at once")
 struct TenantChangesTests {
@@ -30,7 +30,7 @@ struct TenantChangesTests {
             let cache = TenantCache(
                 source: TenantStore(pool: pool), refreshInterval: .seconds(3600), missInterval: .seconds(3600), logger: logger)
             #expect(try await cache.tenant(slug: a.slug) != nil)
-            let service = TenantChangesService(cache: cache, configuration: pool.configuration, logger: logger)
+            let service = DatabaseListenerService(configuration: pool.configuration, live: LiveEvents(), tenants: cache, logger: logger)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await service.run() }
                 // A tenant created now shows once the listener hears of it (or, had it started
