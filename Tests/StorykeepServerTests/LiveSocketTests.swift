@@ -75,7 +75,7 @@ struct LiveSocketTests {
                 let before = h.engine.services.live.count
                 let client = Self.client(try Self.url(h), sam.token, "subscription { notificationAdded { title } }")
                 try await Self.waitForStreams(h, 2, after: before)
-                try await h.data("mutation { logout }", "logout", as: sam)
+                _ = try await h.data("mutation { logout }", "logout", as: sam)
                 let loggedOut = ContinuousClock.now
                 let (status, output) = try await client.value
                 let closedWithin = ContinuousClock.now - loggedOut
@@ -207,7 +207,7 @@ struct LiveSocketTests {
                 let before = h.engine.services.live.count
                 let client = try Self.sseClient(h, sam.token, "subscription { notificationAdded { title } }", count: 2)
                 try await Self.waitForStreams(h, 2, after: before)
-                try await h.data("mutation { logout }", "logout", as: sam)
+                _ = try await h.data("mutation { logout }", "logout", as: sam)
                 let loggedOut = ContinuousClock.now
                 let (status, output) = try await client.value
                 #expect(ContinuousClock.now - loggedOut < .seconds(5))  // pushed, as over WebSocket

@@ -184,7 +184,7 @@ struct LiveSubscriptionTests {
             } catch let refused as SubscriptionRefused {
                 #expect(refused.response.errors.first?.extensions?["code"] == .string("FORBIDDEN"))
             }
-            try await h.data("mutation { logout }", "logout", as: sam)
+            _ = try await h.data("mutation { logout }", "logout", as: sam)
             do {
                 _ = try await h.subscribe("subscription { notificationAdded { id } }", as: sam)
                 Issue.record("a logged-out token subscribed")
@@ -201,7 +201,7 @@ struct LiveSubscriptionTests {
             let wendy = try await h.person(.socialWorker, "wendy")
             try await withLiveEvents(h) {
                 let updates = try await h.subscribe("subscription { notificationAdded { title } }", as: sam)
-                try await h.data("mutation { logout }", "logout", as: sam)
+                _ = try await h.data("mutation { logout }", "logout", as: sam)
                 try await h.assign(sam, wendy, .socialWorker, admin: admin)
                 guard case .sessionEnded? = try await nextUpdate(updates) else {
                     Issue.record("the ended session was still sent the event")
@@ -230,7 +230,7 @@ struct LiveSessionEventTests {
             try await withLiveEvents(h) {
                 let ends = h.engine.services.live.stream(tenantID: h.tenant.id, kinds: [LiveEvent.sessionRevoked, LiveEvent.personDisabled])
                 var iterator = ends.makeAsyncIterator()
-                try await h.data("mutation { logout }", "logout", as: sam)
+                _ = try await h.data("mutation { logout }", "logout", as: sam)
                 let event = try #require(try await iterator.next() as? LiveDelivery)
                 guard case .event(let ended) = event else {
                     Issue.record("\(event)")

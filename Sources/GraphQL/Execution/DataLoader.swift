@@ -154,9 +154,11 @@ func unwrapOptional<T: Sendable>(_ value: T) -> (any Sendable)? {
 }
 
 /// An element of a `Sendable` container as `Sendable` (the container's being `Sendable` is what
-/// makes the element so; `Sendable` is a marker, which no run-time cast can check).
+/// makes the element so). `Sendable` is a marker protocol, erased at run time: `any Sendable` and
+/// `Any` are the same value, so this is a change of static type only (a cast would be one that
+/// always succeeds, which the compiler warns of).
 func sendable(_ value: Any) -> any Sendable {
-    value as! any Sendable
+    unsafeBitCast(value, to: (any Sendable).self)
 }
 
 protocol OptionalValue {

@@ -1,4 +1,4 @@
-public import GraphQL
+import GraphQL
 
 /// One page of a list: the items, each with its position in the list's order (what the cursor
 /// that resumes after it holds), and whether more follow.

@@ -1,7 +1,7 @@
 public import Foundation
 public import GraphQL
 public import StorykeepCaseload
-public import StorykeepCore
+import StorykeepCore
 
 /// Where a prompt stands (the GraphQL enum `PromptStatus`).
 public enum PromptStatus: String, Sendable, Hashable {

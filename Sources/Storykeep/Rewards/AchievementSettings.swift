@@ -1,4 +1,4 @@
-public import StorykeepCore
+import StorykeepCore
 public import StorykeepJournals
 
 /// One entry of `rewards.achievements`: a badge a young person earns once, when its `condition`

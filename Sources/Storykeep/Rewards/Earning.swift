@@ -1,6 +1,6 @@
 public import Foundation
 public import Postgres
-public import StorykeepCore
+import StorykeepCore
 public import StorykeepJournals
 import StorykeepNotifications
 

@@ -1,6 +1,6 @@
-public import Foundation
+import Foundation
 public import GraphQL
-public import StorykeepCore
+import StorykeepCore
 
 // The rewards module's values as the schema reads them (Schema/rewards.graphql).
 

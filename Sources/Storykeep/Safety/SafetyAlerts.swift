@@ -1,7 +1,7 @@
 public import Foundation
 import GraphQL
 public import Postgres
-public import StorykeepCaseload
+import StorykeepCaseload
 import StorykeepCore
 
 /// Safety alerts, in the transaction it is given, for the person that transaction runs as: a

@@ -1,7 +1,7 @@
 public import Foundation
 public import GraphQL
 public import StorykeepCaseload
-public import StorykeepCore
+import StorykeepCore
 
 /// Where an alert stands (the `safety_alert_status` of Migrations/0014_safety.sql).
 public enum SafetyAlertStatus: String, Sendable, Hashable, CaseIterable {

@@ -2,7 +2,7 @@ public import Foundation
 import GraphQL
 public import Postgres
 public import StorykeepCore
-public import StorykeepJournals
+import StorykeepJournals
 
 /// Shares, in the transaction it is given, for the person that transaction runs as: an author
 /// shares and unshares their entries and reads whom they shared them with; a sharee reads what

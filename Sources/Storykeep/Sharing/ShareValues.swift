@@ -1,6 +1,6 @@
 public import Foundation
 public import GraphQL
-public import Postgres
+import Postgres
 public import StorykeepCaseload
 public import StorykeepCore
 public import StorykeepJournals

@@ -1,5 +1,5 @@
 import GraphQL
-public import Hummingbird
+import Hummingbird
 import ServiceLifecycle
 import Storykeep
 import StorykeepCore

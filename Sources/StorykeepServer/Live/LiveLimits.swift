@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Synchronization
 
 /// What one server lets live connections (graphql-ws) hold.

@@ -1,4 +1,4 @@
-public import GraphQL
+import GraphQL
 
 /// A field of `Subscription`, as a module registers it (``ModuleRegistry/subscription(_:access:concerns:_:)``):
 /// who may subscribe, which ``LiveEvent``s it follows, and how an event becomes the field's value

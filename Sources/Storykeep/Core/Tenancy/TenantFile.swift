@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// One agency, as its file in `tenants/<slug>.yaml` describes it.
 ///
