@@ -1,6 +1,6 @@
 public import GraphQLHTTP
 public import Hummingbird
-import Storykeep
+public import Storykeep
 
 /// Something served per tenant, under `/t/<slug>/` and under `/` on the tenant's hosts: the
 /// GraphQL endpoint (`GraphQLHTTPHandler`), later uploads and media.
@@ -38,5 +38,18 @@ public struct TenantInfoEndpoint: TenantEndpoint {
 extension GraphQLHTTPHandler: TenantEndpoint where Executor.Context == TenantRequestContext {
     public func register(on group: RouterGroup<TenantRequestContext>) {
         group.addGraphQLRoutes(self)
+    }
+}
+
+extension StorykeepApplication {
+    /// Everything a tenant serves over HTTP, as `storykeep serve` mounts it (the tests too): what
+    /// a client shows before login, the schema for its admins, GraphQL over HTTP as `config`
+    /// says, and the modules' endpoints.
+    public static func tenantEndpoints(graphQL: TenantGraphQL, config: StorykeepConfig) -> [any TenantEndpoint] {
+        [
+            TenantInfoEndpoint(),
+            SchemaEndpoint(graphQL: graphQL),
+            GraphQLHTTPHandler(executor: TenantGraphQLExecutor(graphQL: graphQL), configuration: .tenant(config)),
+        ] + moduleEndpoints(StorykeepModules.endpoints, graphQL: graphQL)
     }
 }

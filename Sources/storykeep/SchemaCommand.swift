@@ -18,18 +18,24 @@ struct SchemaCommand: AsyncParsableCommand {
             discussion: """
                 Reads the tenant's file in tenants.directory, or, when no valid file there has the \
                 slug, the tenant as the database holds it (DATABASE_URL), and the SDL in \
-                graphql.schemaDirectory.
+                graphql.schemaDirectory. With --introspection-json, prints the schema as the \
+                standard introspection query answers it, {"__schema": ...}, the JSON that code \
+                generators (graphql-codegen, Apollo, Relay) read.
                 """
         )
 
         @Option(help: "The tenant's slug (its file in the tenants directory, or the tenant in the database).")
         var tenant: String
 
+        @Flag(help: "Print the introspection result as JSON instead of the SDL.")
+        var introspectionJSON = false
+
         func run() async throws {
             let config = try await CommandSupport.config()
             let file = try await tenantFile(config)
             let schemas = TenantSchemas(directory: URL(fileURLWithPath: config.graphql.schemaDirectory))
-            print(printSchema(try schemas.schema(for: file).schema))
+            let schema = try schemas.schema(for: file).schema
+            print(introspectionJSON ? await introspectionFromSchema(schema).json : printSchema(schema))
         }
 
         /// The tenant's file in the tenants directory, else the tenant as the database holds it.

@@ -27,10 +27,7 @@ struct ServeCommand: AsyncParsableCommand {
         let parts = StorykeepApplication.Parts(
             tenants: tenants,
             readiness: [DatabaseReadiness(pool: pool, migrations: config.database.migrationsDirectory)],
-            endpoints: [
-                TenantInfoEndpoint(),
-                GraphQLHTTPHandler(executor: TenantGraphQLExecutor(graphQL: graphQL), configuration: .tenant(config)),
-            ] + StorykeepApplication.moduleEndpoints(StorykeepModules.endpoints, graphQL: graphQL),
+            endpoints: StorykeepApplication.tenantEndpoints(graphQL: graphQL, config: config),
             services: StorykeepApplication.backgroundServices(StorykeepModules.backgroundJobs(config), graphQL: graphQL, logger: logger)
                 + [DatabaseListenerService(graphQL: graphQL, tenants: tenants, logger: logger)],
             liveSocket: LiveSocketEndpoint(graphQL: graphQL)

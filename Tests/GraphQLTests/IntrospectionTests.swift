@@ -38,3 +38,14 @@ func introspectionCorpus(_ name: String) async throws {
         operationName: name == "standard" ? nil : name)
     #expect(response.value == expected[name])
 }
+
+/// `introspectionFromSchema` runs the query code generators send and answers what graphql-core
+/// answers for its standard query with every option on (the corpus's "standard", which
+/// graphql-core's `build_client_schema` accepts).
+@Test func introspectionFromSchemaAnswersTheStandardQuery() async throws {
+    let schema = try buildSchema(TypeSystemCorpus.text("introspection", "schema.graphql"))
+    let expected = try TypeSystemCorpus.json("introspection", "expected.json")
+    let introspection = await introspectionFromSchema(schema)
+    #expect(introspection == expected["standard"]?["data"])
+    #expect(introspection["__schema"]?["types"] != nil)
+}

@@ -68,10 +68,7 @@ public func withAccounts(
                     sessions: SessionPolicy(maxLifetimeSeconds: 3600, idleTimeoutSeconds: 600),
                     logger: Logger(label: "accounts-test"), loginGate: AsyncGate(permits: loginPermits),
                     statementTimeout: statementTimeout, now: { clock.now }))
-            // As `storykeep serve` mounts them.
-            let endpoints: [any TenantEndpoint] = [
-                GraphQLHTTPHandler(executor: TenantGraphQLExecutor(graphQL: graphQL), configuration: .tenant(try await testConfig())),
-            ] + StorykeepApplication.moduleEndpoints(StorykeepModules.endpoints, graphQL: graphQL)
+            let endpoints = StorykeepApplication.tenantEndpoints(graphQL: graphQL, config: try await testConfig())
             try await withTestServer(endpoints: endpoints, liveSocket: LiveSocketEndpoint(graphQL: graphQL, limits: liveLimits), setup: setup) { client, _ in
                 try await test(
                     AccountsHarness(client: client, engine: graphQL, tenants: tenants, clock: clock, app: app, owner: owner, argon2: argon2))

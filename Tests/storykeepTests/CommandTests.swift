@@ -211,6 +211,29 @@ struct Storykeep {
         #expect(result.output.contains("type Query {"))
         #expect(result.output.contains("login(username: String!, password: String!): LoginPayload!"))
     }
+
+    /// The introspection JSON is the schema the SDL is: graphql-core builds a client schema from
+    /// the one and prints what it builds from the other, identically.
+    @Test func schemaPrintsIntrospectionJSONThatCodeGeneratorsRead() async throws {
+        let sdl = try Storykeep.run("schema", "print", "--tenant", "demo")
+        let json = try Storykeep.run("schema", "print", "--tenant", "demo", "--introspection-json")
+        #expect(json.status == 0, "\(json.errors)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("introspection-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try sdl.output.write(to: folder.appendingPathComponent("schema.graphql"), atomically: true, encoding: .utf8)
+        try json.output.write(to: folder.appendingPathComponent("schema.json"), atomically: true, encoding: .utf8)
+        let compare = """
+            import json, sys
+            from graphql import build_client_schema, build_schema, print_schema
+            client = build_client_schema(json.load(open(sys.argv[1] + "/schema.json")))
+            built = build_schema(open(sys.argv[1] + "/schema.graphql").read())
+            assert "Entry" in client.type_map, "no Entry"
+            sys.exit(0 if print_schema(client) == print_schema(built) else 1)
+            """
+        let (status, output) = try await runProcess(["python3", "-c", compare, folder.path])
+        #expect(status == 0, "\(output)")
+    }
 }
 
 /// A TCP port on 127.0.0.1 that this process listens on, so that another cannot.

@@ -154,11 +154,15 @@ func unwrapOptional<T: Sendable>(_ value: T) -> (any Sendable)? {
 }
 
 /// An element of a `Sendable` container as `Sendable` (the container's being `Sendable` is what
-/// makes the element so). `Sendable` is a marker protocol, erased at run time: `any Sendable` and
-/// `Any` are the same value, so this is a change of static type only (a cast would be one that
-/// always succeeds, which the compiler warns of).
+/// makes the element so). `Sendable` is a marker protocol that no run-time check can refute, so the
+/// cast always succeeds; it is made through a type parameter because the compiler warns of a cast
+/// from `Any` to `any Sendable` written out that it always succeeds, yet refuses `as`.
 func sendable(_ value: Any) -> any Sendable {
-    unsafeBitCast(value, to: (any Sendable).self)
+    forceCast(value, to: (any Sendable).self)
+}
+
+private func forceCast<T>(_ value: Any, to type: T.Type) -> T {
+    value as! T
 }
 
 protocol OptionalValue {
