@@ -30,11 +30,16 @@ public protocol GraphQLHTTPExecutor<Context>: Sendable {
     /// Content-Length is over this plus the configuration's `maxBodySize` (the other fields),
     /// and, while reading, one whose files pass it.
     func uploadLimit(for request: Request, context: Context) -> Int?
+    /// The text of the document registered as `id` for `request` (a trusted document: a
+    /// `documentId`, or a persisted-query hash the executor knows before the persisted-query
+    /// store does), or `nil` when it has none.
+    func registeredDocument(_ id: String, request: Request, context: Context) -> String?
 }
 
 extension GraphQLHTTPExecutor {
     public func persistedQueryScope(for request: Request, context: Context) -> String { "" }
     public func uploadLimit(for request: Request, context: Context) -> Int? { nil }
+    public func registeredDocument(_ id: String, request: Request, context: Context) -> String? { nil }
 }
 
 /// One well-formed GraphQL-over-HTTP request, as the engine should run it.

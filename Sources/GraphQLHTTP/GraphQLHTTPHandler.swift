@@ -170,8 +170,7 @@ public struct GraphQLHTTPHandler<Executor: GraphQLHTTPExecutor>: Sendable {
     ) async -> Outcome {
         let resolved: GraphQLHTTPPersistedQueries.Resolved
         do {
-            resolved = try persistedQueries.resolve(
-                parameters, scope: executor.persistedQueryScope(for: request, context: context))
+            resolved = try resolveDocument(parameters, request: request, context: context)
         } catch {
             if let failure = error.failure { return .failure(failure) }
             let body: GraphQLValue = .object(["errors": .list(error.graphQLError.map { [$0] } ?? [])])
@@ -203,6 +202,27 @@ public struct GraphQLHTTPHandler<Executor: GraphQLHTTPExecutor>: Sendable {
             body.writeJSON(to: &json)
             return .response(json: json, executionStarted: false)
         }
+    }
+
+    /// The document `parameters` name: the query sent; else a registered document by its
+    /// `documentId` (not found: `PERSISTED_QUERY_NOT_FOUND`) or its persisted-query hash; else
+    /// what the persisted-query protocol finds.
+    private func resolveDocument(
+        _ parameters: GraphQLHTTPParameters, request: Request, context: Context
+    ) throws(GraphQLHTTPPersistedQueryError) -> GraphQLHTTPPersistedQueries.Resolved {
+        if parameters.query == nil {
+            if let id = parameters.documentID {
+                guard let text = executor.registeredDocument(id, request: request, context: context) else { throw .notFound }
+                return .init(query: text)
+            }
+            if case .object(let persisted) = parameters.extensions["persistedQuery"] ?? .null,
+                case .string(let hash) = persisted["sha256Hash"] ?? .null,
+                let text = executor.registeredDocument(hash, request: request, context: context)
+            {
+                return .init(query: text)
+            }
+        }
+        return try persistedQueries.resolve(parameters, scope: executor.persistedQueryScope(for: request, context: context))
     }
 
     // MARK: - Reading

@@ -57,6 +57,16 @@ final class GraphQLHTTPPersistedQueries: Sendable {
     struct Resolved {
         var query: String
         fileprivate var registration: Key?
+
+        /// A document that is not to be stored.
+        init(query: String) {
+            self.query = query
+        }
+
+        fileprivate init(query: String, registration: Key) {
+            self.query = query
+            self.registration = registration
+        }
     }
 
     /// The document to run for `parameters`, after the persisted-query protocol: the query as

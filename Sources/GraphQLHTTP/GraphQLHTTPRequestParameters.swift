@@ -26,10 +26,13 @@ struct GraphQLHTTPFailure: Error, Equatable {
 }
 
 /// The parameters of one GraphQL-over-HTTP request (`query`, `operationName`, `variables`,
-/// `extensions`), checked for type; `query` may still be missing when a persisted query
-/// names the document.
+/// `extensions`, and `documentId` of the persisted-documents proposal), checked for type;
+/// `query` may still be missing when a persisted query or a document id names the document.
 struct GraphQLHTTPParameters: Equatable {
     var query: String?
+    /// The id of a registered document to run instead of a `query` (graphql-codegen's client
+    /// preset and the GraphQL-over-HTTP persisted documents proposal send it).
+    var documentID: String?
     var operationName: String?
     var variables: GraphQLObject = [:]
     var extensions: GraphQLObject = [:]
@@ -44,6 +47,11 @@ struct GraphQLHTTPParameters: Equatable {
         case .null: query = nil
         case .string(let text): query = text
         default: throw .badRequest("The `query` parameter must be a string.")
+        }
+        switch object["documentId"] ?? .null {
+        case .null: documentID = nil
+        case .string(let id): documentID = id
+        default: throw .badRequest("The `documentId` parameter must be a string.")
         }
         switch object["operationName"] ?? .null {
         case .null: operationName = nil
@@ -66,6 +74,7 @@ struct GraphQLHTTPParameters: Equatable {
             fields[name] = value
         }
         query = fields["query"]
+        documentID = fields["documentId"]
         operationName = fields["operationName"].flatMap { $0.isEmpty ? nil : $0 }
         variables = try Self.object(Self.json(fields["variables"], named: "variables", maxDepth: maxJSONDepth), named: "variables")
         extensions = try Self.object(

@@ -39,6 +39,12 @@ public struct TenantGraphQLExecutor: GraphQLHTTPExecutor {
         context.tenant.id.uuidString
     }
 
+    /// The tenant's trusted documents (`storykeep documents register`), by the id its apps' build
+    /// gave each.
+    public func registeredDocument(_ id: String, request: Request, context: Context) -> String? {
+        context.tenant.trustedDocuments.document(id: id)
+    }
+
     /// The tenant's upload limit (`uploads.maxMegabytes` in its file), for all the files of one
     /// request together.
     public func uploadLimit(for request: Request, context: Context) -> Int? {

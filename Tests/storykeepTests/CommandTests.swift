@@ -195,6 +195,37 @@ struct Storykeep {
         #expect(missing.errors.contains("no tenant has the slug no-such-\(slug)"))
     }
 
+    /// `documents register` checks every document against the tenant's schema and registers all
+    /// or nothing, listing every problem.
+    @Test func documentsRegisterChecksEveryDocumentThenRegistersThem() throws {
+        try TestDatabase.requireEnvironment()
+        let (dir, slug) = try TenantCommandTests().tenantDirectory()
+        #expect(try Storykeep.run("tenant", "apply", dir).status == 0)
+        let file = URL(fileURLWithPath: dir).appendingPathComponent("operations.json").path
+        func write(_ object: Any) throws {
+            try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: file))
+        }
+        try write(["a": "query A { me { id } }", "b": "query B { me { nope } }", "c": "query C {"])
+        let refused = try Storykeep.run("documents", "register", "--tenant", slug, file)
+        #expect(refused.status != 0)
+        #expect(refused.errors.contains("nothing registered; 2 problem(s)"), "\(refused.errors)")
+        #expect(refused.errors.contains("b (1:16): Cannot query field \"nope\" on type \"Person\"."), "\(refused.errors)")
+        #expect(refused.errors.contains("c (1:10): Syntax Error"), "\(refused.errors)")
+
+        try write(["a": "query A { me { id } }", "b": "query B { me { displayName } }"])
+        let registered = try Storykeep.run("documents", "register", "--tenant", slug, file)
+        #expect(registered.status == 0, "\(registered.errors)")
+        #expect(registered.output.contains("registered 2 document(s) for \(slug); it has 2"))
+        // Apollo's manifest, replacing what was there.
+        try write([
+            "format": "apollo-persisted-query-manifest", "version": 1,
+            "operations": [["id": "x", "name": "X", "type": "query", "body": "query X { me { id } }"]],
+        ])
+        let replaced = try Storykeep.run("documents", "register", "--tenant", slug, "--replace", file)
+        #expect(replaced.output.contains("registered 1 document(s) for \(slug); it has 1"), "\(replaced.errors)")
+        #expect(try Storykeep.run("documents", "register", "--tenant", "no-such-\(slug)", file).status != 0)
+    }
+
     @Test func serveNamesTheHostAndPortAlreadyInUse() throws {
         try TestDatabase.requireEnvironment()
         let listener = try TakenPort()

@@ -39,10 +39,10 @@ public enum StorykeepModules {
         return format
     }()
 
-    /// The tenant file format of `modules`.
+    /// The tenant file format of `modules`: the GraphQL endpoint's section (`graphql:`) and theirs.
     public static func format(of modules: [any StorykeepModule]) -> TenantFileFormat {
         TenantFileFormat(
-            sections: modules.flatMap(\.tenantSettings),
+            sections: [TenantSection<GraphQLPolicy>.self] + modules.flatMap(\.tenantSettings),
             moduleNames: modules.compactMap(\.switchedBy).map(\.rawValue),
             unavailableModuleNames: announced.map(\.rawValue))
     }

@@ -59,12 +59,14 @@ public struct TenantGraphQL: Sendable {
     }
 
     /// Runs `request` for `tenant` as whoever `credential` says; `links` builds the URLs its
-    /// client reaches the server's other endpoints by.
+    /// client reaches the server's other endpoints by. A tenant with `graphql.trustedDocumentsOnly`
+    /// runs only its registered documents (byte for byte), whichever way they came.
     public func execute(
         _ request: GraphQLRequest, tenant: Tenant, credential: Credential, links: any ResourceLinks,
         allowedOperationTypes: Set<OperationType> = [.query, .mutation]
     ) async -> Outcome {
         guard let composed = composedSchema(for: tenant) else { return .response(GraphQLResponse(errors: [.internal()])) }
+        if let refused = Self.untrustedDocument(request, tenant: tenant) { return .response(refused) }
         let service = composed.service
         guard let operation = service.selectedOperation(of: request) else {
             // Invalid, or no operation to run: the service answers with the request error.
@@ -107,6 +109,13 @@ public struct TenantGraphQL: Sendable {
             services.logger.error("GraphQL request failed", metadata: ["tenant": "\(tenant.slug)", "error": "\(error)"])
             return .response(GraphQLResponse(data: .null, errors: [.internal()]))
         }
+    }
+
+    /// The answer to `request` when `tenant` runs only its trusted documents
+    /// (`graphql.trustedDocumentsOnly`) and this is not one of them, byte for byte; nil to run it.
+    static func untrustedDocument(_ request: GraphQLRequest, tenant: Tenant) -> GraphQLResponse? {
+        guard tenant.file.graphql.trustedDocumentsOnly, !tenant.trustedDocuments.contains(text: request.query) else { return nil }
+        return GraphQLResponse(errors: [.persistedQueryNotAllowed()])
     }
 
     /// `tenant`'s schema; nil, logged, when it does not compose (a fault of the server, not of

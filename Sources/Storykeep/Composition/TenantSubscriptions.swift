@@ -34,6 +34,7 @@ extension TenantGraphQL {
         -> SubscribeOutcome
     {
         guard let composed = composedSchema(for: tenant) else { return .failed(GraphQLResponse(errors: [.internal()])) }
+        if let refused = Self.untrustedDocument(request, tenant: tenant) { return .failed(refused) }
         guard let operation = composed.service.selectedOperation(of: request) else {
             var response = await composed.service.execute(request)
             response.errors = response.errors.map(Self.documentError)

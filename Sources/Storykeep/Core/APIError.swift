@@ -46,6 +46,14 @@ extension GraphQLError {
         coded(message, "TIMEOUT")
     }
 
+    /// The tenant runs only its registered documents (`graphql.trustedDocumentsOnly`) and this
+    /// is not one of them (Apollo's code for an operation outside a safelist).
+    public static func persistedQueryNotAllowed(
+        _ message: String = "Only the operations registered for this agency's apps may run here."
+    ) -> GraphQLError {
+        coded(message, "PERSISTED_QUERY_NOT_ALLOWED")
+    }
+
     /// Something failed on the server's side (it is logged there); the request may be retried.
     public static func `internal`(_ message: String = "Something went wrong on our side. Please try again.") -> GraphQLError {
         coded(message, "INTERNAL_SERVER_ERROR")

@@ -29,8 +29,18 @@ enum TenantStatements {
         WHERE slug = $1
         """
 
-    /// Every tenant by slug: id, enabled, slug, file (JSON text) and cursor key.
-    static let all = "SELECT tenant_id, enabled, slug, config::text, cursor_key FROM tenants ORDER BY slug"
+    /// Every tenant by slug: id, enabled, slug, file (JSON text), cursor key and trusted
+    /// documents (JSON text).
+    static let all = "SELECT tenant_id, enabled, slug, config::text, cursor_key, trusted_documents::text FROM tenants ORDER BY slug"
+
+    /// Adds the documents $2 (a JSON object of id -> text) to the tenant $1's trusted documents,
+    /// or, when $3, replaces them; returns how many it then has, or no row if there is no tenant.
+    static let registerDocuments = """
+        UPDATE tenants
+        SET trusted_documents = CASE WHEN $3 THEN '{}'::jsonb ELSE trusted_documents END || $2::jsonb, updated_at = now()
+        WHERE slug = $1
+        RETURNING (SELECT count(*) FROM jsonb_object_keys(trusted_documents))
+        """
 
     /// Turns serving the tenant $1 on or off ($2); returns its slug, or no row if there is none.
     static let setEnabled = "UPDATE tenants SET enabled = $2, updated_at = now() WHERE slug = $1 RETURNING slug"

@@ -68,7 +68,8 @@ public struct TenantStore: Sendable {
                 (
                     id: try row.decode(UUID.self, at: 0), enabled: try row.decode(Bool.self, at: 1),
                     slug: try row.decode(String.self, at: 2), config: try row.decode(String.self, at: 3),
-                    cursorKey: CursorKey(bytes: try row.decode([UInt8].self, at: 4))
+                    cursorKey: CursorKey(bytes: try row.decode([UInt8].self, at: 4)),
+                    documents: try row.decode(String.self, at: 5)
                 )
             }
         }
@@ -77,11 +78,23 @@ public struct TenantStore: Sendable {
                 let decoder = JSONDecoder()
                 decoder.userInfo = format.userInfo
                 let file = try decoder.decode(TenantFile.self, from: Data(row.config.utf8))
-                return Tenant(id: row.id, enabled: row.enabled, file: file, cursorKey: row.cursorKey)
+                let documents = try decoder.decode([String: String].self, from: Data(row.documents.utf8))
+                return Tenant(
+                    id: row.id, enabled: row.enabled, file: file, cursorKey: row.cursorKey, trustedDocuments: TrustedDocuments(documents))
             } catch {
                 invalid(row.slug, TenantFileError.every(in: error, file: "tenants.config of \(row.slug)")[0])
             }
             return nil
+        }
+    }
+
+    /// Adds `documents` (id -> text) to the trusted documents of the tenant `slug`, or with
+    /// `replacing` puts them in the place of those it had. Returns how many it then has, or nil
+    /// when no tenant has that slug. Running servers hear of it at commit (0027).
+    public func registerDocuments(_ documents: [String: String], slug: String, replacing: Bool) async throws -> Int? {
+        let json = String(decoding: try JSONEncoder().encode(documents), as: UTF8.self)
+        return try await pool.transaction { tx in
+            try await tx.query(TenantStatements.registerDocuments, slug, json, replacing).first.map { try $0.decode(Int.self, at: 0) }
         }
     }
 

@@ -11,14 +11,19 @@ public struct Tenant: Sendable, Equatable {
     public var file: TenantFile
     /// `tenants.cursor_key`: signs the cursors of the tenant's lists (``Cursors``).
     public var cursorKey: CursorKey
+    /// `tenants.trusted_documents`: the operations registered for its apps.
+    public var trustedDocuments: TrustedDocuments
 
     /// A tenant; without `cursorKey` (one made in memory, not read from the database) it gets a
     /// random key of its own.
-    public init(id: UUID, enabled: Bool, file: TenantFile, cursorKey: CursorKey = .random()) {
+    public init(
+        id: UUID, enabled: Bool, file: TenantFile, cursorKey: CursorKey = .random(), trustedDocuments: TrustedDocuments = TrustedDocuments()
+    ) {
         self.id = id
         self.enabled = enabled
         self.file = file
         self.cursorKey = cursorKey
+        self.trustedDocuments = trustedDocuments
     }
 
     public var slug: String { file.slug }
