@@ -17,6 +17,7 @@ public struct StorykeepConfig: Sendable {
     public var tenants: Tenants
     public var archive: Archive
     public var safety: Safety
+    public var webhooks: Webhooks
     public var log: Log
 
     /// Reads every section from `reader`.
@@ -30,6 +31,7 @@ public struct StorykeepConfig: Sendable {
         tenants = try Tenants(reader: reader.scoped(to: "tenants"))
         archive = try Archive(reader: reader.scoped(to: "archive"))
         safety = try Safety(reader: reader.scoped(to: "safety"))
+        webhooks = try Webhooks(reader: reader.scoped(to: "webhooks"))
         log = try Log(reader: reader.scoped(to: "log"))
     }
 
@@ -197,6 +199,21 @@ public struct StorykeepConfig: Sendable {
         public init(reader: ConfigReader) throws {
             escalationInterval = .seconds(
                 try reader.requiredInt(forKey: "escalationIntervalSeconds").checked("safety.escalationIntervalSeconds", min: 1, max: 3600))
+        }
+    }
+
+    /// Webhooks for agencies' systems (the tenant file's `webhooks`).
+    public struct Webhooks: Sendable {
+        /// `webhooks.deliveryIntervalSeconds` (1–3600): how often the server sends the webhook
+        /// deliveries due: about the longest an event waits before its first attempt.
+        public var deliveryInterval: Duration
+        /// `webhooks.timeoutSeconds` (1–60): how long a receiver has to answer an attempt.
+        public var timeout: Duration
+
+        public init(reader: ConfigReader) throws {
+            deliveryInterval = .seconds(
+                try reader.requiredInt(forKey: "deliveryIntervalSeconds").checked("webhooks.deliveryIntervalSeconds", min: 1, max: 3600))
+            timeout = .seconds(try reader.requiredInt(forKey: "timeoutSeconds").checked("webhooks.timeoutSeconds", min: 1, max: 60))
         }
     }
 
