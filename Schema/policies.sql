@@ -609,3 +609,18 @@ create policy tenants_directory on tenants as permissive for select to storykeep
 create policy tenants_provisioning on tenants as permissive for all to storykeep_owner
     using (true)
     with check (true);
+
+-- webhook_deliveries: row-level security enabled, forced; 3 policies
+alter table webhook_deliveries enable row level security;
+alter table webhook_deliveries force row level security;
+
+create policy webhook_deliveries_attempts on webhook_deliveries as restrictive for update to public
+    using ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text AND (( SELECT current_person_id() AS current_person_id)) IS NULL)
+    with check ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text AND (( SELECT current_person_id() AS current_person_id)) IS NULL);
+
+create policy webhook_deliveries_read on webhook_deliveries as restrictive for select to public
+    using ((( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text);
+
+create policy webhook_deliveries_tenant on webhook_deliveries as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));

@@ -92,6 +92,12 @@ bench_uploads
 bench_safety_alert
 scripts/bench-graphql.sh
 
+# Live updates (issue 15): 1,000 WebSocket subscribers reached by safety alerts, commit to each
+# `next` p50/p99 and memory per connection; a cluster and a server of its own. BENCH_LIVE=0 skips it.
+if [[ ${BENCH_LIVE:-1} != 0 ]]; then
+    scripts/bench-live.sh
+fi
+
 # What the rewards module adds to createEntry (issue 12): a cluster and a server of their own, two
 # tenants alike but for the module. BENCH_REWARDS=0 skips it.
 if [[ ${BENCH_REWARDS:-1} != 0 ]]; then

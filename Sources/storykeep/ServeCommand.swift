@@ -30,7 +30,7 @@ struct ServeCommand: AsyncParsableCommand {
             endpoints: StorykeepApplication.tenantEndpoints(graphQL: graphQL, config: config),
             services: StorykeepApplication.backgroundServices(StorykeepModules.backgroundJobs(config), graphQL: graphQL, logger: logger)
                 + [DatabaseListenerService(graphQL: graphQL, tenants: tenants, logger: logger)],
-            liveSocket: LiveSocketEndpoint(graphQL: graphQL)
+            liveSocket: LiveSocketEndpoint(graphQL: graphQL, limits: LiveLimits(config.live))
         )
         let app = StorykeepApplication.make(config: config, parts: parts, logger: logger) { port in
             await announce(host: config.http.host, port: port, tenants: tenants, logger: logger)

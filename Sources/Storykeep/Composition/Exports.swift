@@ -16,3 +16,4 @@
 @_exported import StorykeepSafety
 @_exported import StorykeepTags
 @_exported import StorykeepTenancy
+@_exported import StorykeepWebhooks

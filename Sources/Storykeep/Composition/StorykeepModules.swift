@@ -20,6 +20,7 @@ public enum StorykeepModules {
         SafetyModule(),
         ExportModule(),
         AuditModule(),
+        WebhooksModule(),
     ]
 
     /// Module names announced whose modules have not landed yet: a tenant file's `modules`

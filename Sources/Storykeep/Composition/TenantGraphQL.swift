@@ -33,7 +33,8 @@ public struct TenantGraphQL: Sendable {
 
     /// As the server's configuration says: the SDL in `graphql.schemaDirectory` (relative to
     /// `root`, the checkout, unless absolute), Argon2 with `argon2.*` on a pool of
-    /// `argon2.concurrentHashes` threads, sessions as `sessions.*`. Throws when the modules'
+    /// `argon2.concurrentHashes` threads, sessions as `sessions.*`, live subscribers' queues as
+    /// `live.queueBound`. Throws when the modules'
     /// schema does not compose (see ``TenantSchemas/checkAllModules()``).
     public init(config: StorykeepConfig, pool: PostgresPool, logger: Logger, root: String = ".") throws {
         let hasher = try PasswordHasher(config: config.argon2)
@@ -42,13 +43,13 @@ public struct TenantGraphQL: Sendable {
             directory: URL(fileURLWithPath: directory.hasPrefix("/") ? directory : root + "/" + directory),
             documentCacheSize: config.graphql.documentCacheSize)
         try schemas.checkAllModules()
-        self.init(
-            schemas: schemas,
-            services: DomainServices(
-                pool: pool, hasher: hasher, sessions: SessionPolicy(config.sessions), logger: logger,
-                // As many logins in their first transaction as hashes run at once, and at most half the pool.
-                loginGate: AsyncGate(permits: max(1, min(config.argon2.concurrentHashes, config.database.poolSize / 2))),
-                statementTimeout: config.database.statementTimeout))
+        var services = DomainServices(
+            pool: pool, hasher: hasher, sessions: SessionPolicy(config.sessions), logger: logger,
+            // As many logins in their first transaction as hashes run at once, and at most half the pool.
+            loginGate: AsyncGate(permits: max(1, min(config.argon2.concurrentHashes, config.database.poolSize / 2))),
+            statementTimeout: config.database.statementTimeout)
+        services.live = LiveEvents(bufferLimit: config.live.queueBound)
+        self.init(schemas: schemas, services: services)
     }
 
     /// What became of a request.

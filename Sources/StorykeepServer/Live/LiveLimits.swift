@@ -1,4 +1,5 @@
 import Foundation
+public import Storykeep
 import Synchronization
 
 /// What one server lets live connections (graphql-ws) hold.
@@ -16,7 +17,18 @@ public struct LiveLimits: Sendable {
     /// How long a connection with no operation running may stay without a message (then closed).
     public var idleTimeout = Duration.seconds(300)
 
+    /// The defaults above, which `Config/storykeep.json` repeats.
     public init() {}
+
+    /// As the server's configuration says (`live.*`).
+    public init(_ config: StorykeepConfig.Live) {
+        subscriptionsPerConnection = config.subscriptionsPerConnection
+        connectionsPerPerson = config.connectionsPerPerson
+        connectionsPerTenant = config.connectionsPerTenant
+        maxMessageBytes = config.maxMessageBytes
+        initTimeout = config.initTimeout
+        idleTimeout = config.idleTimeout
+    }
 }
 
 /// The live connections of this server by person and by agency, held to ``LiveLimits``.

@@ -17,6 +17,8 @@ public struct StorykeepConfig: Sendable {
     public var tenants: Tenants
     public var archive: Archive
     public var safety: Safety
+    public var webhooks: Webhooks
+    public var live: Live
     public var log: Log
 
     /// Reads every section from `reader`.
@@ -30,6 +32,8 @@ public struct StorykeepConfig: Sendable {
         tenants = try Tenants(reader: reader.scoped(to: "tenants"))
         archive = try Archive(reader: reader.scoped(to: "archive"))
         safety = try Safety(reader: reader.scoped(to: "safety"))
+        webhooks = try Webhooks(reader: reader.scoped(to: "webhooks"))
+        live = try Live(reader: reader.scoped(to: "live"))
         log = try Log(reader: reader.scoped(to: "log"))
     }
 
@@ -197,6 +201,54 @@ public struct StorykeepConfig: Sendable {
         public init(reader: ConfigReader) throws {
             escalationInterval = .seconds(
                 try reader.requiredInt(forKey: "escalationIntervalSeconds").checked("safety.escalationIntervalSeconds", min: 1, max: 3600))
+        }
+    }
+
+    /// Webhooks for agencies' systems (the tenant file's `webhooks`).
+    public struct Webhooks: Sendable {
+        /// `webhooks.deliveryIntervalSeconds` (1–3600): how often the server sends the webhook
+        /// deliveries due: about the longest an event waits before its first attempt.
+        public var deliveryInterval: Duration
+        /// `webhooks.timeoutSeconds` (1–60): how long a receiver has to answer an attempt.
+        public var timeout: Duration
+
+        public init(reader: ConfigReader) throws {
+            deliveryInterval = .seconds(
+                try reader.requiredInt(forKey: "deliveryIntervalSeconds").checked("webhooks.deliveryIntervalSeconds", min: 1, max: 3600))
+            timeout = .seconds(try reader.requiredInt(forKey: "timeoutSeconds").checked("webhooks.timeoutSeconds", min: 1, max: 60))
+        }
+    }
+
+    /// Live updates (GraphQL over WebSocket and Server-Sent Events): what one server lets its
+    /// connections hold (the server's `LiveLimits`).
+    public struct Live: Sendable {
+        /// `live.connectionsPerPerson` (1–1000): one person's connections at once.
+        public var connectionsPerPerson: Int
+        /// `live.connectionsPerTenant` (1–1,000,000): one agency's connections at once.
+        public var connectionsPerTenant: Int
+        /// `live.subscriptionsPerConnection` (1–1000): operations running at once on a connection.
+        public var subscriptionsPerConnection: Int
+        /// `live.maxMessageBytes` (1 KiB–16 MiB): the largest message a client may send.
+        public var maxMessageBytes: Int
+        /// `live.initTimeoutSeconds` (1–300): how long a connection may wait before `connection_init`.
+        public var initTimeout: Duration
+        /// `live.idleTimeoutSeconds` (1–86400): how long a connection with no operation may stay silent.
+        public var idleTimeout: Duration
+        /// `live.queueBound` (1–100,000): the events a subscriber may fall behind before its
+        /// stream ends, rather than being buffered for without bound.
+        public var queueBound: Int
+
+        public init(reader: ConfigReader) throws {
+            func int(_ key: String, _ min: Int, _ max: Int) throws -> Int {
+                try reader.requiredInt(forKey: ConfigKey(key)).checked("live.\(key)", min: min, max: max)
+            }
+            connectionsPerPerson = try int("connectionsPerPerson", 1, 1000)
+            connectionsPerTenant = try int("connectionsPerTenant", 1, 1_000_000)
+            subscriptionsPerConnection = try int("subscriptionsPerConnection", 1, 1000)
+            maxMessageBytes = try int("maxMessageBytes", 1024, 16 * 1_048_576)
+            initTimeout = .seconds(try int("initTimeoutSeconds", 1, 300))
+            idleTimeout = .seconds(try int("idleTimeoutSeconds", 1, 86400))
+            queueBound = try int("queueBound", 1, 100_000)
         }
     }
 
