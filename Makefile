@@ -1,11 +1,14 @@
 # Storykeep: the two commands, and a few helpers. The work is in scripts/.
-.PHONY: run test bench build deps db-stop
+.PHONY: run test test-cms-simulator bench build deps db-stop
 
 run: ## install what is missing, build, start .data/ PostgreSQL, migrate, apply tenants/, serve on :8080
 	@scripts/run.sh
 
 test: ## the same with a throw-away PostgreSQL, then swift test
 	@scripts/test.sh
+
+test-cms-simulator: ## the CMS simulator test with the issue's 30 s of churn (make test runs 10 s)
+	@STORYKEEP_CMS_SIMULATOR_SECONDS=30 scripts/test.sh --filter ExportSimulatorTests
 
 bench: ## release build, measure, print figures
 	@scripts/bench.sh

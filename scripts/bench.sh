@@ -116,3 +116,10 @@ fi
 if [[ ${BENCH_SHARING:-1} != 0 ]]; then
     scripts/bench-sharing.sh
 fi
+
+# The case-management export (issue 14): about 100,000 shared entries pulled with their documents
+# from a cursor of zero, and an empty poll's p50/p99; a cluster and a server of its own.
+# BENCH_EXPORT=0 skips it.
+if [[ ${BENCH_EXPORT:-1} != 0 ]]; then
+    scripts/bench-export.sh
+fi

@@ -36,16 +36,19 @@ public struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         let id = request.headers[Self.header].flatMap { Self.isValid($0) ? $0 : nil } ?? context.id
-        context.logger[metadataKey: "hb.request.id"] = .string(id)
+        context.logger[metadataKey: Self.metadataKey] = .string(id)
         var response: Response
         do {
-            response = try await RequestLogMetadata.adding(["hb.request.id": .string(id)]) { try await next(request, context) }
+            response = try await RequestLogMetadata.adding([Self.metadataKey: .string(id)]) { try await next(request, context) }
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
         }
         response.headers[Self.header] = id
         return response
     }
+
+    /// The key of the request id in the request's logger metadata (Hummingbird's own key).
+    static var metadataKey: String { "hb.request.id" }
 
     /// A bounded token of printable characters that cannot break a log line.
     static func isValid(_ id: String) -> Bool {
@@ -57,5 +60,14 @@ public struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
                 default: false
                 }
             }
+    }
+}
+
+extension RequestContext {
+    /// The request's id as ``RequestIDMiddleware`` chose it and answers it in `X-Request-Id`
+    /// (kept in the context's logger metadata); Hummingbird's own id where the middleware did not run.
+    public var requestID: String {
+        if case .string(let id) = logger[metadataKey: RequestIDMiddleware<Self>.metadataKey] { return id }
+        return id
     }
 }

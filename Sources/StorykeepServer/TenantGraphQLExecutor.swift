@@ -24,7 +24,7 @@ public struct TenantGraphQLExecutor: GraphQLHTTPExecutor {
                 query: operation.query, operationName: operation.operationName, variables: operation.variables,
                 extensions: operation.extensions),
             tenant: context.tenant, credential: context.credential, links: context.links,
-            allowedOperationTypes: operation.allowedOperationTypes)
+            allowedOperationTypes: operation.allowedOperationTypes, requestID: context.requestID)
         switch outcome {
         case .response(let response):
             return .response(json: response.jsonBytes(), executionStarted: !response.isRequestError)

@@ -106,7 +106,7 @@ struct UserCommand: AsyncParsableCommand {
                     }
                     return try await pool.transaction(settings: AccountContext.tenantOperator(tenantID: found.id).settings) { tx in
                         if ifAbsent, let there = try await PeopleAdmin.existing(person, in: tx) { return Outcome.alreadyThere(there) }
-                        return .issued(try await PeopleAdmin.create(person, in: tx))
+                        return .issued(try await PeopleAdmin.createAsOperator(person, in: tx))
                     }
                 } catch let error as GraphQLError {
                     let field = error.extensions?["field"]?.stringValue.map { "--" + Self.option($0) + ": " } ?? ""

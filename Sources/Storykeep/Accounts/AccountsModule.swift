@@ -86,16 +86,18 @@ public struct AccountsModule: StorykeepModule {
         }
         module.mutation("issueActivationCode", access: admins) { arguments, context in
             try await context.transaction { tx in
-                try await PeopleAdmin.reissueCode(personID: arguments["personId"]?.stringValue ?? "", in: tx)
-                    .graphQLValue(termsVersion: context.tenant.file.termsVersion)
+                let issued = try await PeopleAdmin.reissueCode(personID: arguments["personId"]?.stringValue ?? "", in: tx)
+                try await context.audit(.activationCodeIssued, person: issued.person.id, in: tx)
+                return issued.graphQLValue(termsVersion: context.tenant.file.termsVersion)
             }
         }
         registerPasswordResets(&module)
         module.mutation("disablePerson", access: admins) { arguments, context in
             let viewer = try context.requireViewer()
             return try await context.transaction { tx in
-                try await PeopleAdmin.disable(personID: arguments["personId"]?.stringValue ?? "", viewer: viewer, in: tx)
-                    .graphQLValue(termsVersion: context.tenant.file.termsVersion)
+                let disabled = try await PeopleAdmin.disable(personID: arguments["personId"]?.stringValue ?? "", viewer: viewer, in: tx)
+                try await context.audit(.personDisabled, person: disabled.id, in: tx)
+                return disabled.graphQLValue(termsVersion: context.tenant.file.termsVersion)
             }
         }
     }
@@ -114,24 +116,27 @@ public struct AccountsModule: StorykeepModule {
         module.mutation("requestPasswordReset", access: .roles([.agencyAdmin])) { arguments, context in
             let viewer = try context.requireViewer()
             return try await context.transaction { tx in
-                try await PasswordResets.request(
+                let requested = try await PasswordResets.request(
                     personID: arguments["personId"]?.stringValue ?? "", reason: arguments["reason"]?.stringValue ?? "",
-                    viewer: viewer, in: tx
-                ).graphQLValue(termsVersion: context.tenant.file.termsVersion)
+                    viewer: viewer, in: tx)
+                try await context.audit(.passwordResetRequested, person: requested.person.id, subject: requested.id, in: tx)
+                return requested.graphQLValue(termsVersion: context.tenant.file.termsVersion)
             }
         }
         module.mutation("approvePasswordReset", access: deciders) { arguments, context in
             let viewer = try context.requireViewer()
             return try await context.transaction { tx in
-                try await PasswordResets.approve(requestID: arguments["requestId"]?.stringValue ?? "", viewer: viewer, in: tx)
-                    .graphQLValue(termsVersion: context.tenant.file.termsVersion)
+                let issued = try await PasswordResets.approve(requestID: arguments["requestId"]?.stringValue ?? "", viewer: viewer, in: tx)
+                try await context.audit(.passwordResetApproved, person: issued.person.id, subject: issued.passwordReset?.id, in: tx)
+                return issued.graphQLValue(termsVersion: context.tenant.file.termsVersion)
             }
         }
         module.mutation("refusePasswordReset", access: deciders) { arguments, context in
             try await context.transaction { tx in
-                try await PasswordResets.refuse(
-                    requestID: arguments["requestId"]?.stringValue ?? "", note: arguments["note"]?.stringValue, in: tx
-                ).graphQLValue(termsVersion: context.tenant.file.termsVersion)
+                let refused = try await PasswordResets.refuse(
+                    requestID: arguments["requestId"]?.stringValue ?? "", note: arguments["note"]?.stringValue, in: tx)
+                try await context.audit(.passwordResetRefused, person: refused.person.id, subject: refused.id, in: tx)
+                return refused.graphQLValue(termsVersion: context.tenant.file.termsVersion)
             }
         }
     }

@@ -149,6 +149,8 @@ package enum Login {
             }
             try await setPassword(hash: hash, personID: personID, in: tx)
             if let resetID { try await PasswordResets.complete(requestID: resetID, in: tx) }
+            try await context.audit(
+                resetID == nil ? .accountActivated : .passwordResetCompleted, by: .person(personID), person: personID, subject: resetID, in: tx)
             try await Sessions.revoke(personID: personID, in: tx)
             // A new password starts with a clean slate.
             try await LoginFailures.reset(.person(personID), in: tx)

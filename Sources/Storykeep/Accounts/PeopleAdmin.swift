@@ -80,6 +80,15 @@ public enum PeopleAdmin {
         return try await issueCode(for: try await insert(person, in: tx), in: tx)
     }
 
+    /// `storykeep user create` (without a password): ``create(_:in:)`` as the tenant's operator,
+    /// recorded in the audit trail as `person.created` by nobody (the operator is no person of the
+    /// agency).
+    public static func createAsOperator(_ person: NewPerson, in tx: some PostgresQueryable) async throws -> IssuedActivation {
+        let issued = try await create(person, in: tx)
+        try await AuditTrail.record(.personCreated, by: .nobody, person: issued.person.id, request: nil, in: tx)
+        return issued
+    }
+
     /// `createPerson`: ``create(_:in:)`` for a logged-in admin, who adds people of every role but
     /// their own. Admins are added by the service's operator (`storykeep user create`), so that no
     /// admin can make a second admin account to approve their own password resets with
@@ -133,6 +142,7 @@ public enum PeopleAdmin {
         let hash = try await hasher.hash(password)
         let created = try await pool.transaction(settings: operatorContext.settings) { tx in
             let record = try await insert(person, in: tx)
+            try await AuditTrail.record(.personCreated, by: .nobody, person: record.id, request: nil, in: tx)
             // Credentials are written only in the person's own context, as activation does.
             try await AccountContext.person(tenantID: tenant.id, personID: record.id, role: record.role).enter(on: tx)
             try await Login.setPassword(hash: hash, personID: record.id, in: tx)

@@ -74,21 +74,19 @@ public struct AuditModule: StorykeepModule {
     /// The other modules' events the trail records.
     private func recordEvents(_ module: inout ModuleRegistry) {
         module.on(LoggedIn.self) { event, context in
-            try await AuditTrail.record("login.succeeded", by: .person(event.personID), person: event.personID, in: context.transaction)
+            try await context.audit(.loginSucceeded, by: .person(event.personID), person: event.personID)
         }
         module.on(LoginFailed.self) { event, context in
-            try await AuditTrail.record("login.failed", by: .nobody, person: event.personID, in: context.transaction)
+            try await context.audit(.loginFailed, by: .nobody, person: event.personID)
         }
         module.on(PersonCreated.self) { event, context in
-            try await AuditTrail.record("person.created", by: context.auditActor, person: event.personID, in: context.transaction)
+            try await context.audit(.personCreated, person: event.personID)
         }
         module.on(AssignmentStarted.self) { event, context in
-            try await AuditTrail.record(
-                "assignment.started", by: context.auditActor, person: event.youngPersonID, subject: event.assignmentID, in: context.transaction)
+            try await context.audit(.assignmentStarted, person: event.youngPersonID, subject: event.assignmentID)
         }
         module.on(AssignmentEnded.self) { event, context in
-            try await AuditTrail.record(
-                "assignment.ended", by: context.auditActor, person: event.youngPersonID, subject: event.assignmentID, in: context.transaction)
+            try await context.audit(.assignmentEnded, person: event.youngPersonID, subject: event.assignmentID)
         }
     }
 }

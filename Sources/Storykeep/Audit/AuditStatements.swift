@@ -4,9 +4,9 @@ enum AuditStatements {
     /// Up to $8 events before the position ($6 moment, $7 id), newest first, matching the
     /// filter: $1 actor (person or client), $2 subject person, $3 action, $4 from, $5 before
     /// (each null for any): id, occurred_at, actor person, actor client, action, subject person,
-    /// subject.
+    /// subject, request id.
     static let page = """
-        select id, occurred_at, actor_person_id, actor_client_id, action, subject_person_id, subject_id
+        select id, occurred_at, actor_person_id, actor_client_id, action, subject_person_id, subject_id, request_id
         from audit_events
         where tenant_id = current_tenant_id()
           and ($1::uuid is null or actor_person_id = $1::uuid or actor_client_id = $1::uuid)

@@ -14,6 +14,8 @@ struct AuditEvent: Sendable, GraphQLFieldReadable {
     var action: String
     var subjectPerson: UUID?
     var subject: UUID?
+    /// The HTTP request's id; nil for the command line and background work.
+    var requestID: String?
 
     /// A row of ``AuditStatements/page``.
     init(row: PostgresRow) throws {
@@ -25,6 +27,7 @@ struct AuditEvent: Sendable, GraphQLFieldReadable {
         action = try row.decode(String.self, at: 4)
         subjectPerson = try row.decode(UUID?.self, at: 5)
         subject = try row.decode(UUID?.self, at: 6)
+        requestID = try row.decode(String?.self, at: 7)
     }
 
     var position: AuditPosition { AuditPosition(moment: occurredAt, id: id) }
@@ -38,6 +41,7 @@ struct AuditEvent: Sendable, GraphQLFieldReadable {
         case "action": action
         case "subjectPersonId": subjectPerson?.lowercased
         case "subjectId": subject?.lowercased
+        case "requestId": requestID
         default: nil
         }
     }

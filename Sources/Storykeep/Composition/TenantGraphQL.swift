@@ -60,11 +60,12 @@ public struct TenantGraphQL: Sendable {
     }
 
     /// Runs `request` for `tenant` as whoever `credential` says; `links` builds the URLs its
-    /// client reaches the server's other endpoints by. A tenant with `graphql.trustedDocumentsOnly`
-    /// runs only its registered documents (byte for byte), whichever way they came.
+    /// client reaches the server's other endpoints by; `requestID` is the HTTP request's id, which
+    /// the audit trail records. A tenant with `graphql.trustedDocumentsOnly` runs only its
+    /// registered documents (byte for byte), whichever way they came.
     public func execute(
         _ request: GraphQLRequest, tenant: Tenant, credential: Credential, links: any ResourceLinks,
-        allowedOperationTypes: Set<OperationType> = [.query, .mutation]
+        allowedOperationTypes: Set<OperationType> = [.query, .mutation], requestID: String? = nil
     ) async -> Outcome {
         guard let composed = composedSchema(for: tenant) else { return .response(GraphQLResponse(errors: [.internal()])) }
         if let refused = Self.untrustedDocument(request, tenant: tenant) { return .response(refused) }
@@ -77,7 +78,7 @@ public struct TenantGraphQL: Sendable {
         }
         guard allowedOperationTypes.contains(operation.type) else { return .operationNotAllowed(operation.type) }
 
-        let run = Run(request: request, composed: composed, tenant: tenant, services: services, links: links)
+        let run = Run(request: request, composed: composed, tenant: tenant, services: services, links: links, requestID: requestID)
         let token: SessionToken
         switch credential {
         case .none: return .response(await run(viewer: nil, invalidToken: false, transaction: nil))
@@ -172,13 +173,14 @@ private struct Run {
     var tenant: Tenant
     var services: DomainServices
     var links: any ResourceLinks
+    var requestID: String?
 
     func callAsFunction(
         viewer: Viewer?, client: ServiceClient? = nil, invalidToken: Bool, transaction: PostgresTransaction?
     ) async -> GraphQLResponse {
         let context = ResolverContext(
             tenant: tenant, viewer: viewer, presentedInvalidToken: invalidToken, services: services, transaction: transaction,
-            events: composed.events, links: links, client: client)
+            events: composed.events, links: links, client: client, requestID: requestID)
         var response = await composed.service.execute(request, context: context)
         // The document is valid and names an operation (``TenantGraphQL/execute`` checked), so a
         // request error here is a variable the schema refused (a missing `date`, a malformed

@@ -19,37 +19,43 @@ public enum AuditActor: Sendable, Equatable {
 
 /// The audit trail, written by any module in the transaction of what it records, so that the
 /// row commits or rolls back with it. Ids and an action only, never content. The audit module
-/// reads it (`auditLog`, `Entry.readBy`, `Entry.exportedAt`).
+/// reads it (`auditLog`, `Entry.readBy`, `Entry.exportedAt`). In a request, write it with
+/// ``ResolverContext/audit(_:by:person:subject:in:)`` (or ``EventContext``'s), which add the
+/// request's actor and id.
 public enum AuditTrail {
-    /// Records `action` (`<thing>.<verb>`: `cmsClient.created`) by `actor` about the person
-    /// `person` and the thing `subject`.
+    /// Records `action` by `actor` about the person `person` and the thing `subject`, made by the
+    /// request `request` (its `X-Request-Id`; nil at the command line and in background work).
     public static func record(
-        _ action: String, by actor: AuditActor, person: UUID? = nil, subject: UUID? = nil, in tx: some PostgresQueryable
+        _ action: AuditAction, by actor: AuditActor, person: UUID? = nil, subject: UUID? = nil, request: String?,
+        in tx: some PostgresQueryable
     ) async throws {
         let (actorPerson, actorClient) = actor.ids
-        try await tx.execute(Self.insert, actorPerson, actorClient, action, person, subject)
+        try await tx.execute(Self.insert, actorPerson, actorClient, action.rawValue, person, subject, request)
     }
 
     /// Records `action` by `actor` once for each entry of `entries` (its author and itself), in
     /// one statement.
     public static func record(
-        _ action: String, by actor: AuditActor, entries: [(author: UUID, entry: UUID)], in tx: some PostgresQueryable
+        _ action: AuditAction, by actor: AuditActor, entries: [(author: UUID, entry: UUID)], request: String?,
+        in tx: some PostgresQueryable
     ) async throws {
         guard !entries.isEmpty else { return }
         let (actorPerson, actorClient) = actor.ids
-        try await tx.execute(Self.insertEach, actorPerson, actorClient, action, entries.map(\.author), entries.map(\.entry))
+        try await tx.execute(
+            Self.insertEach, actorPerson, actorClient, action.rawValue, entries.map(\.author), entries.map(\.entry), request)
     }
 
-    /// $1 actor person, $2 actor client, $3 action, $4 subject person, $5 subject.
+    /// $1 actor person, $2 actor client, $3 action, $4 subject person, $5 subject, $6 request id.
     static let insert = """
-        insert into audit_events (tenant_id, actor_person_id, actor_client_id, action, subject_person_id, subject_id)
-        values (current_tenant_id(), $1, $2, $3, $4, $5)
+        insert into audit_events (tenant_id, actor_person_id, actor_client_id, action, subject_person_id, subject_id, request_id)
+        values (current_tenant_id(), $1, $2, $3, $4, $5, $6)
         """
 
-    /// $1 actor person, $2 actor client, $3 action, $4 the subjects' people, $5 the subjects, in pairs.
+    /// $1 actor person, $2 actor client, $3 action, $4 the subjects' people, $5 the subjects, in
+    /// pairs, $6 request id.
     static let insertEach = """
-        insert into audit_events (tenant_id, actor_person_id, actor_client_id, action, subject_person_id, subject_id)
-        select current_tenant_id(), $1, $2, $3, s.person, s.subject
+        insert into audit_events (tenant_id, actor_person_id, actor_client_id, action, subject_person_id, subject_id, request_id)
+        select current_tenant_id(), $1, $2, $3, s.person, s.subject, $6
         from unnest($4::uuid[], $5::uuid[]) as s (person, subject)
         """
 }
@@ -60,11 +66,30 @@ extension ResolverContext {
         if let client { return .client(client.clientID) }
         return viewer.map { .person($0.personID) } ?? .nobody
     }
+
+    /// Records `action` in `tx`, by `actor` (this request's, ``auditActor``, unless given), with
+    /// this request's id.
+    public func audit(
+        _ action: AuditAction, by actor: AuditActor? = nil, person: UUID? = nil, subject: UUID? = nil, in tx: some PostgresQueryable
+    ) async throws {
+        try await AuditTrail.record(action, by: actor ?? auditActor, person: person, subject: subject, request: requestID, in: tx)
+    }
+
+    /// Records `action` in `tx` once for each entry of `entries`, by this request's actor, with its id.
+    public func audit(_ action: AuditAction, entries: [(author: UUID, entry: UUID)], in tx: some PostgresQueryable) async throws {
+        try await AuditTrail.record(action, by: auditActor, entries: entries, request: requestID, in: tx)
+    }
 }
 
 extension EventContext {
     /// Who the audit trail says made the change of this event: its person, or nobody.
     public var auditActor: AuditActor {
         viewer.map { .person($0.personID) } ?? .nobody
+    }
+
+    /// Records `action` in the event's transaction, by `actor` (the change's, ``auditActor``,
+    /// unless given), with the id of the request that published the event.
+    public func audit(_ action: AuditAction, by actor: AuditActor? = nil, person: UUID? = nil, subject: UUID? = nil) async throws {
+        try await AuditTrail.record(action, by: actor ?? auditActor, person: person, subject: subject, request: requestID, in: transaction)
     }
 }

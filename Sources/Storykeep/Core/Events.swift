@@ -32,11 +32,13 @@ public struct EventContext: Sendable {
     /// The request's notes, where a handler leaves what the response's fields show of what it
     /// did (``RequestNotes``); a fresh one when no request published.
     public let notes: RequestNotes
+    /// The id of the request that published the event (its `X-Request-Id`); nil for the server's own work.
+    public let requestID: String?
     let bus: EventBus
 
     public init(
         tenant: Tenant, viewer: Viewer?, services: DomainServices, transaction: PostgresTransaction, bus: EventBus,
-        notes: RequestNotes = RequestNotes()
+        notes: RequestNotes = RequestNotes(), requestID: String? = nil
     ) {
         self.tenant = tenant
         self.viewer = viewer
@@ -44,6 +46,7 @@ public struct EventContext: Sendable {
         self.transaction = transaction
         self.bus = bus
         self.notes = notes
+        self.requestID = requestID
     }
 
     /// Publishes a further event from a handler, in the same transaction and request.

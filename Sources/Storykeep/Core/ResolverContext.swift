@@ -41,11 +41,15 @@ public final class ResolverContext: Sendable {
     public let services: DomainServices
     /// What the request's event handlers noted for its response's fields (``RequestNotes``).
     public let notes = RequestNotes()
+    /// The HTTP request's id (`X-Request-Id`, RequestIDMiddleware's), which the audit trail
+    /// records; nil where no HTTP request runs this (a live subscription's updates).
+    public let requestID: String?
     private let requestTransaction: PostgresTransaction?
 
     public init(
         tenant: Tenant, viewer: Viewer?, presentedInvalidToken: Bool, services: DomainServices,
-        transaction: PostgresTransaction?, events: EventBus = EventBus(), links: any ResourceLinks, client: ServiceClient? = nil
+        transaction: PostgresTransaction?, events: EventBus = EventBus(), links: any ResourceLinks, client: ServiceClient? = nil,
+        requestID: String? = nil
     ) {
         self.tenant = tenant
         self.events = events
@@ -55,6 +59,7 @@ public final class ResolverContext: Sendable {
         self.presentedInvalidToken = presentedInvalidToken
         self.services = services
         self.requestTransaction = transaction
+        self.requestID = requestID
     }
 
     /// The viewer's database context: the person, the client, or the tenant alone when anonymous.
@@ -93,6 +98,7 @@ public final class ResolverContext: Sendable {
     /// transaction of the change), as this request's viewer.
     public func publish<Event: DomainEvent>(_ event: Event, in tx: PostgresTransaction) async throws {
         try await events.publish(
-            event, context: EventContext(tenant: tenant, viewer: viewer, services: services, transaction: tx, bus: events, notes: notes))
+            event, context: EventContext(
+                tenant: tenant, viewer: viewer, services: services, transaction: tx, bus: events, notes: notes, requestID: requestID))
     }
 }

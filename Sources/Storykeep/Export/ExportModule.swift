@@ -82,9 +82,9 @@ public struct ExportModule: StorykeepModule {
     /// page's reads, so that its transaction takes its id only now: THE CURSOR in 0018).
     private static func audit(_ items: [ExportChange], context: ResolverContext, in tx: PostgresTransaction) async throws {
         let delivered = items.compactMap { item in item.entry.map { (author: $0.youngPerson.id, entry: $0.id) } }
-        try await AuditTrail.record("export.delivered", by: context.auditActor, entries: delivered, in: tx)
+        try await context.audit(.exportDelivered, entries: delivered, in: tx)
         for item in items where item.op == .tombstone {
-            try await AuditTrail.record("export.withdrawn", by: context.auditActor, subject: item.entryID, in: tx)
+            try await context.audit(.exportWithdrawn, subject: item.entryID, in: tx)
         }
     }
 
@@ -110,7 +110,7 @@ public struct ExportModule: StorykeepModule {
         module.mutation("createCmsClient", access: admins) { arguments, context in
             try await context.transaction { tx in
                 let created = try await CmsClients(tx, now: context.services.now()).create(name: arguments["name"]?.stringValue ?? "")
-                try await AuditTrail.record("cmsClient.created", by: context.auditActor, subject: created.client.id, in: tx)
+                try await context.audit(.cmsClientCreated, subject: created.client.id, in: tx)
                 return created
             }
         }
@@ -119,7 +119,7 @@ public struct ExportModule: StorykeepModule {
             let grace = TimeInterval(context.tenant.file.export.secretGraceHours * 3600)
             return try await context.transaction { tx in
                 let rotated = try await CmsClients(tx, now: context.services.now()).rotate(id: id, grace: grace)
-                try await AuditTrail.record("cmsClient.rotated", by: context.auditActor, subject: id, in: tx)
+                try await context.audit(.cmsClientRotated, subject: id, in: tx)
                 return rotated
             }
         }
@@ -127,7 +127,7 @@ public struct ExportModule: StorykeepModule {
             let id = try arguments.id("id")
             return try await context.transaction { tx in
                 let revoked = try await CmsClients(tx, now: context.services.now()).revoke(id: id)
-                try await AuditTrail.record("cmsClient.revoked", by: context.auditActor, subject: id, in: tx)
+                try await context.audit(.cmsClientRevoked, subject: id, in: tx)
                 return revoked
             }
         }

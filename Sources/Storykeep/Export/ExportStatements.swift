@@ -19,6 +19,20 @@ enum ExportStatements {
         where s.tenant_id = current_tenant_id() and s.assignment_id = $1 and s.unshared_at is null
         """
 
+    /// `storykeep seed`, as EXPORT_LOG: notes a change of each entry with a standing share, in
+    /// the order of its first standing share. Returns how many.
+    static let seedChanges = """
+        with noted as (
+            insert into export_changes (tenant_id, entry_id)
+            select s.tenant_id, s.entry_id from shares s
+            where s.tenant_id = current_tenant_id() and s.unshared_at is null
+            group by s.tenant_id, s.entry_id
+            order by min(s.shared_at), s.entry_id
+            returning 1
+        )
+        select count(*) from noted
+        """
+
     /// Up to $3 changes after the position ($1 transaction, $2 sequence), in the feed's order,
     /// among those whose transactions have all ended (see THE CURSOR in the migration): each
     /// change's transaction id (as text), sequence and entry.

@@ -107,8 +107,7 @@ public struct SharingModule: StorykeepModule {
                     youngPersonID: youngPersonID, first: arguments["first"]?.intValue ?? 20, after: after,
                     unseenOnly: arguments["unseenOnly"]?.boolValue ?? false)
                 // The audit trail: each entry an adult read, which its author sees (`Entry.readBy`).
-                try await AuditTrail.record(
-                    "share.read", by: context.auditActor, entries: page.items.map { (author: youngPersonID, entry: $0.item.entry.id) }, in: tx)
+                try await context.audit(.shareRead, entries: page.items.map { (author: youngPersonID, entry: $0.item.entry.id) }, in: tx)
                 return page
             }.connection(cursors: context.cursors, node: { $0 })
         }

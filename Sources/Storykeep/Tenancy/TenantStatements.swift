@@ -12,8 +12,8 @@ enum TenantStatements {
         LIMIT 1
         """
 
-    /// The stored tenant file of the slug $1, as JSON text.
-    static let config = "SELECT config::text FROM tenants WHERE slug = $1"
+    /// The stored tenant file of the slug $1, as JSON text, and the tenant's id.
+    static let config = "SELECT config::text, tenant_id FROM tenants WHERE slug = $1"
 
     /// A new tenant, enabled: $1 its id, $2 slug, $3 display name, $4 hosts (text[]), $5 its
     /// tenant file as JSON text.
@@ -42,6 +42,6 @@ enum TenantStatements {
         RETURNING (SELECT count(*) FROM jsonb_object_keys(trusted_documents))
         """
 
-    /// Turns serving the tenant $1 on or off ($2); returns its slug, or no row if there is none.
-    static let setEnabled = "UPDATE tenants SET enabled = $2, updated_at = now() WHERE slug = $1 RETURNING slug"
+    /// Turns serving the tenant $1 on or off ($2); returns its id, or no row if there is none.
+    static let setEnabled = "UPDATE tenants SET enabled = $2, updated_at = now() WHERE slug = $1 RETURNING tenant_id"
 }

@@ -5,7 +5,9 @@ public import StorykeepCore
 /// The `tenants` table: provisioning (as the owner role) and reading (as any role).
 ///
 /// Tenant rows are written only by `storykeep tenant apply|disable|enable`, connected as
-/// `storykeep_owner`; the server's role, `storykeep_app`, may only read them.
+/// `storykeep_owner`; the server's role, `storykeep_app`, may only read them. Each change is
+/// recorded in the tenant's own audit trail (`tenant.created`, `.updated`, `.disabled`,
+/// `.enabled`), in the transaction of the change.
 public struct TenantStore: Sendable {
     public let pool: PostgresPool
     /// How `tenants.config` is read: the composed modules' tenant file format.
@@ -40,7 +42,9 @@ public struct TenantStore: Sendable {
                 }
                 let existing = try await tx.query(TenantStatements.config, file.slug)
                 guard let row = existing.first else {
-                    _ = try await tx.query(TenantStatements.insert, UUID(), file.slug, file.displayName, file.hosts, configText)
+                    let id = UUID()
+                    _ = try await tx.query(TenantStatements.insert, id, file.slug, file.displayName, file.hosts, configText)
+                    try await Self.audit(.tenantCreated, tenantID: id, in: tx)
                     changes.append(.created(slug: file.slug))
                     continue
                 }
@@ -51,6 +55,7 @@ public struct TenantStore: Sendable {
                     continue
                 }
                 _ = try await tx.query(TenantStatements.update, file.slug, file.displayName, file.hosts, configText)
+                try await Self.audit(.tenantUpdated, tenantID: try row.decode(UUID.self, at: 1), in: tx)
                 changes.append(.updated(slug: file.slug, keys: keys))
             }
             return changes
@@ -102,9 +107,18 @@ public struct TenantStore: Sendable {
     /// has that slug.
     public func setEnabled(_ enabled: Bool, slug: String) async throws -> Bool {
         try await pool.transaction { tx in
-            let rows = try await tx.query(TenantStatements.setEnabled, slug, enabled)
-            return !rows.isEmpty
+            guard let row = try await tx.query(TenantStatements.setEnabled, slug, enabled).first else { return false }
+            try await Self.audit(enabled ? .tenantEnabled : .tenantDisabled, tenantID: try row.decode(UUID.self, at: 0), in: tx)
+            return true
         }
+    }
+
+    /// Records `action` in the tenant's own audit trail, by nobody (the operator at the command
+    /// line is no person of the agency), about the tenant (its id as the subject). `tx` enters
+    /// the tenant's context for it: the owner role sees every tenant row whatever the context.
+    private static func audit(_ action: AuditAction, tenantID: UUID, in tx: PostgresTransaction) async throws {
+        try await AccountContext.tenantOperator(tenantID: tenantID).enter(on: tx)
+        try await AuditTrail.record(action, by: .nobody, subject: tenantID, request: nil, in: tx)
     }
 }
 
