@@ -22,6 +22,7 @@ struct StorykeepCommand: AsyncParsableCommand {
             GQLCommand.self,
             PurgeCommand.self,
             SeedCommand.self,
+            PersonCommand.self,
         ]
     )
 

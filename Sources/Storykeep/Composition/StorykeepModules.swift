@@ -20,6 +20,7 @@ public enum StorykeepModules {
         SafetyModule(),
         ExportModule(),
         AuditModule(),
+        PrivacyModule(modules: { StorykeepModules.all }),
     ]
 
     /// Module names announced whose modules have not landed yet: a tenant file's `modules`
