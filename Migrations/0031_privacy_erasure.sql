@@ -117,6 +117,17 @@ begin
     if privacy_erasing() is not null then
         return new;
     end if;
+    -- What the check constraints held until an erasure could take the acknowledger's id out.
+    if (new.acknowledged_at is null) <> (new.acknowledged_by is null)
+       and (new.acknowledged_at, new.acknowledged_by) is distinct from (old.acknowledged_at, old.acknowledged_by) then
+        raise exception 'an acknowledged alert names who acknowledged it'
+            using errcode = 'check_violation', constraint = 'safety_alerts_acknowledged';
+    end if;
+    if (new.resolved_at is null) <> (new.resolved_by is null)
+       and (new.resolved_at, new.resolved_by) is distinct from (old.resolved_at, old.resolved_by) then
+        raise exception 'a resolved alert names who resolved it'
+            using errcode = 'check_violation', constraint = 'safety_alerts_resolved';
+    end if;
     if new.status < old.status
         or (old.acknowledged_at is not null
             and (new.acknowledged_at, new.acknowledged_by) is distinct from (old.acknowledged_at, old.acknowledged_by))
@@ -163,12 +174,14 @@ end;
 $$;
 
 -- An alert acknowledged or resolved by someone since erased keeps its status and times, without
--- their id.
+-- their id: the constraints no longer require the id with the time; safety_alerts_guard above
+-- still does for every change but an erasure's (and under the constraints' old names, which
+-- the clients' error handling knows).
 alter table safety_alerts drop constraint safety_alerts_acknowledged;
-alter table safety_alerts add constraint safety_alerts_acknowledged check (
+alter table safety_alerts add constraint safety_alerts_acknowledged_when check (
     (acknowledged_at is null) = (status = 'OPEN') and (acknowledged_by is null or acknowledged_at is not null));
 alter table safety_alerts drop constraint safety_alerts_resolved;
-alter table safety_alerts add constraint safety_alerts_resolved check (
+alter table safety_alerts add constraint safety_alerts_resolved_when check (
     (resolved_at is null) = (status <> 'RESOLVED') and (resolved_by is null or resolved_at is not null));
 
 -- THE ERASURE. `person` of the context's tenant; `confirm` must be their display name exactly

@@ -84,6 +84,21 @@ import Testing
         }
     }
 
+    @Test func theCaseManagementSystemIsToldToDropAnErasedPersonsEntries() async throws {
+        try await withAccounts(tweak: ExportHTTP.tenant) { h in
+            let agency = try await SharingAgency(h)
+            let token = try await h.clientToken(try await h.cmsClient(admin: agency.admin))
+            let shared = try await h.write("For the record", as: agency.a)
+            try await h.share(shared, with: [agency.w], as: agency.a)
+            let first = try await h.pull(token, after: nil) { $0.items.contains { $0["entryId"] == shared } }
+            #expect(first.ops == ["UPSERT \(shared.stringValue!)"])
+
+            _ = try await h.data(PrivacyHTTP.erasePerson, "erasePerson", ["p": agency.a.idValue, "c": .string("Sam")], as: agency.admin)
+            let after = try await h.pull(token, after: first.cursor) { !$0.items.isEmpty }
+            #expect(after.ops == ["TOMBSTONE \(shared.stringValue!)"])
+        }
+    }
+
     @Test func anErasedPersonsLiveSocketClosesAsForARevokedToken() async throws {
         try await withAccounts(setup: .live, tweak: PrivacyHTTP.tenant) { h in
             let ada = try await h.cast(.ada)
