@@ -20,6 +20,7 @@ let domainModules: [(name: String, uses: [String])] = [
     ("Export", ["Accounts", "Journals", "Archive", "Caseload", "Sharing"]),
     ("Audit", ["Accounts", "Journals", "Caseload"]),
     ("Webhooks", []),
+    ("Privacy", []),
 ]
 
 /// Files a module reads at run time, in its folder (the export's HTML template).

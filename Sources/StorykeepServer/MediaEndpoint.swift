@@ -75,7 +75,7 @@ public struct FilesEndpoint: TenantEndpoint {
             headers[.cacheControl] = "private, max-age=3600"
             headers[.xContentTypeOptions] = "nosniff"
             headers[.acceptRanges] = "bytes"
-            headers[.contentDisposition] = "inline; filename=\"\(file.id.uuidString.lowercased())\(Self.fileExtension(file.contentType))\""
+            headers[.contentDisposition] = "inline; filename=\"\(file.id.uuidString.lowercased())\(FileExtensions.of(file.contentType))\""
             switch selection {
             case .nothing where Self.matches(ifNoneMatch, file):
                 return Response(status: .notModified, headers: headers)
@@ -153,16 +153,6 @@ public struct FilesEndpoint: TenantEndpoint {
     /// A strong ETag: the content's SHA-256.
     static func etag(_ info: FileDescription) -> String {
         "\"" + info.sha256Hex + "\""
-    }
-
-    private static func fileExtension(_ contentType: String) -> String {
-        let known = [
-            "image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", "image/webp": ".webp", "image/heic": ".heic",
-            "audio/mpeg": ".mp3", "audio/aac": ".aac", "audio/mp4": ".m4a", "audio/ogg": ".ogg", "audio/wav": ".wav",
-            "audio/flac": ".flac", "audio/webm": ".webm", "video/mp4": ".mp4", "video/quicktime": ".mov",
-            "video/webm": ".webm", "video/ogg": ".ogv",
-        ]
-        return known[contentType] ?? ""
     }
 }
 

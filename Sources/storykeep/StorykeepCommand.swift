@@ -23,6 +23,7 @@ struct StorykeepCommand: AsyncParsableCommand {
             PurgeCommand.self,
             SeedCommand.self,
             DocumentsCommand.self,
+            PersonCommand.self,
         ]
     )
 

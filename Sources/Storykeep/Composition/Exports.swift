@@ -9,6 +9,7 @@
 @_exported import StorykeepExport
 @_exported import StorykeepJournals
 @_exported import StorykeepNotifications
+@_exported import StorykeepPrivacy
 @_exported import StorykeepProfile
 @_exported import StorykeepPrompts
 @_exported import StorykeepRewards

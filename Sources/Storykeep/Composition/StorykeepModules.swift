@@ -21,6 +21,7 @@ public enum StorykeepModules {
         ExportModule(),
         AuditModule(),
         WebhooksModule(),
+        PrivacyModule(modules: { StorykeepModules.all }),
     ]
 
     /// Module names announced whose modules have not landed yet: a tenant file's `modules`

@@ -36,6 +36,10 @@ public protocol StorykeepModule: Sendable {
     /// Synthetic data of the module for one tenant of `storykeep seed` where it is switched on,
     /// once people and journals are in: how many rows of each kind it wrote, for the summary.
     func seed(_ tenant: ModuleSeedTenant) async throws -> [String: Int]
+    /// The module's part of a person's data export (the right of access, `requestMyData`): its
+    /// files about the person, read in their own context. Where the module is off for the tenant
+    /// it is still asked: what it kept from when it was on is theirs too.
+    func personData(_ subject: PersonDataSubject) async throws -> [PersonDataFile]
 }
 
 extension StorykeepModule {
@@ -47,6 +51,7 @@ extension StorykeepModule {
     public var clientAuthentication: (any ClientAuthentication)? { nil }
     public var seedSettings: [String: String] { [:] }
     public func seed(_ tenant: ModuleSeedTenant) async throws -> [String: Int] { [:] }
+    public func personData(_ subject: PersonDataSubject) async throws -> [PersonDataFile] { [] }
 }
 
 /// Who may call a root field. Fields below the root are reached only through one, so the check at
