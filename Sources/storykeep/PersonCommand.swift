@@ -47,7 +47,7 @@ struct PersonCommand: AsyncParsableCommand {
                     let subject = (
                         id: try row.decode(UUID.self, at: 0), role: PersonRole(rawValue: try row.decode(String.self, at: 1)) ?? .youngPerson,
                         name: try row.decode(String?.self, at: 2))
-                    try await AuditTrail.record("privacy.exported", by: .nobody, person: subject.id, in: tx)
+                    try await AuditTrail.record(.privacyExported, by: .nobody, person: subject.id, request: nil, in: tx)
                     return subject
                 }
                 let archive = PersonDataArchive(modules: { StorykeepModules.all })

@@ -31,4 +31,8 @@ public enum AuditAction: String, CaseIterable, Sendable {
     case shareRead = "share.read"
     case exportDelivered = "export.delivered"
     case exportWithdrawn = "export.withdrawn"
+    // The GDPR rights: a person's data exported (by them, an admin or the operator), a person
+    // erased (written by privacy_erase_person, Migrations/0031_privacy_erasure.sql).
+    case privacyExported = "privacy.exported"
+    case privacyErased = "privacy.erased"
 }

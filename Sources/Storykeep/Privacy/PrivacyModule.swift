@@ -80,7 +80,7 @@ public struct PrivacyModule: StorykeepModule {
     private static func request(_ personID: UUID, context: ResolverContext) async throws -> DataExportView {
         try await context.transaction { tx in
             let export = try DataExport(row: try await tx.query(DataExportStatements.request, personID)[0])
-            try await AuditTrail.record("privacy.exported", by: context.auditActor, person: personID, subject: export.id, in: tx)
+            try await context.audit(.privacyExported, person: personID, subject: export.id, in: tx)
             return view(export, context: context)
         }
     }
