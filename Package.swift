@@ -19,6 +19,7 @@ let domainModules: [(name: String, uses: [String])] = [
     ("Safety", ["Caseload", "Notifications"]),
     ("Export", ["Accounts", "Journals", "Archive", "Caseload", "Sharing"]),
     ("Audit", ["Accounts", "Journals", "Caseload"]),
+    ("Social", ["Journals", "Notifications"]),
 ]
 
 /// Files a module reads at run time, in its folder (the export's HTML template).

@@ -294,6 +294,9 @@ create policy media_read on media as restrictive for select to public
     using (owner_id = (( SELECT current_person_id() AS current_person_id)) OR (EXISTS ( SELECT
    FROM entry_media em
   WHERE em.tenant_id = media.tenant_id AND em.media_id = media.id
+ OFFSET 0)) OR (EXISTS ( SELECT
+   FROM social_post_media pm
+  WHERE pm.tenant_id = media.tenant_id AND pm.media_id = media.id
  OFFSET 0)));
 
 create policy media_tenant on media as permissive for all to public
@@ -557,6 +560,223 @@ create policy shares_tenant on shares as permissive for all to public
 create policy shares_update on shares as restrictive for update to public
     using (author_id = (( SELECT current_person_id() AS current_person_id)) OR unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.a
    FROM current_assignments_as_adult() a(a))) AND ( SELECT current_tenant_has_module('sharing'::text) AS current_tenant_has_module));
+
+-- social_blocks: row-level security enabled, forced; 4 policies
+alter table social_blocks enable row level security;
+alter table social_blocks force row level security;
+
+create policy social_blocks_delete on social_blocks as restrictive for delete to public
+    using (blocker_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy social_blocks_insert on social_blocks as restrictive for insert to public
+    with check (blocker_id = (( SELECT current_person_id() AS current_person_id)) AND ( SELECT current_person_in_social() AS current_person_in_social));
+
+create policy social_blocks_read on social_blocks as restrictive for select to public
+    using ((( SELECT current_person_id() AS current_person_id)) = ANY (ARRAY[blocker_id, blocked_id]));
+
+create policy social_blocks_tenant on social_blocks as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- social_comments: row-level security enabled, forced; 4 policies
+alter table social_comments enable row level security;
+alter table social_comments force row level security;
+
+create policy social_comments_insert on social_comments as restrictive for insert to public
+    with check (author_id = (( SELECT current_person_id() AS current_person_id)) AND ( SELECT current_person_in_social() AS current_person_in_social) AND (EXISTS ( SELECT
+   FROM social_posts p
+  WHERE p.tenant_id = social_comments.tenant_id AND p.id = social_comments.post_id)) AND NOT ( SELECT current_person_suspended() AS current_person_suspended));
+
+create policy social_comments_read on social_comments as restrictive for select to public
+    using ((EXISTS ( SELECT
+   FROM social_posts p
+  WHERE p.tenant_id = social_comments.tenant_id AND p.id = social_comments.post_id)) AND (author_id = (( SELECT current_person_id() AS current_person_id)) OR ( SELECT current_person_moderates_social() AS current_person_moderates_social) OR status = 'PUBLISHED'::social_content_status AND deleted_at IS NULL AND NOT (author_id IN ( SELECT current_social_blocked() AS current_social_blocked))));
+
+create policy social_comments_tenant on social_comments as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy social_comments_update on social_comments as restrictive for update to public
+    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR ( SELECT current_person_moderates_social() AS current_person_moderates_social))
+    with check (author_id = (( SELECT current_person_id() AS current_person_id)) OR ( SELECT current_person_moderates_social() AS current_person_moderates_social));
+
+-- social_friendships: row-level security enabled, forced; 5 policies
+alter table social_friendships enable row level security;
+alter table social_friendships force row level security;
+
+create policy social_friendships_delete on social_friendships as restrictive for delete to public
+    using ((( SELECT current_person_id() AS current_person_id)) = ANY (ARRAY[requester_id, addressee_id]));
+
+create policy social_friendships_insert on social_friendships as restrictive for insert to public
+    with check (requester_id = (( SELECT current_person_id() AS current_person_id)) AND accepted_at IS NULL AND ( SELECT current_person_in_social() AS current_person_in_social) AND (EXISTS ( SELECT
+   FROM social_profiles p
+  WHERE p.tenant_id = social_friendships.tenant_id AND p.person_id = social_friendships.addressee_id)));
+
+create policy social_friendships_read on social_friendships as restrictive for select to public
+    using (((( SELECT current_person_id() AS current_person_id)) = ANY (ARRAY[requester_id, addressee_id])) AND ( SELECT current_person_in_social() AS current_person_in_social) AND NOT (requester_id IN ( SELECT current_social_blocked() AS current_social_blocked)) AND NOT (addressee_id IN ( SELECT current_social_blocked() AS current_social_blocked)));
+
+create policy social_friendships_tenant on social_friendships as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy social_friendships_update on social_friendships as restrictive for update to public
+    using (addressee_id = (( SELECT current_person_id() AS current_person_id)) AND ( SELECT current_person_in_social() AS current_person_in_social))
+    with check (addressee_id = (( SELECT current_person_id() AS current_person_id)) AND accepted_at IS NOT NULL);
+
+-- social_group_members: row-level security enabled, forced; 2 policies
+alter table social_group_members enable row level security;
+alter table social_group_members force row level security;
+
+create policy social_group_members_own on social_group_members as restrictive for all to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)))
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)) AND ( SELECT current_person_in_social() AS current_person_in_social));
+
+create policy social_group_members_tenant on social_group_members as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- social_groups: row-level security enabled, forced; 3 policies
+alter table social_groups enable row level security;
+alter table social_groups force row level security;
+
+create policy social_groups_insert on social_groups as restrictive for insert to public
+    with check (( SELECT current_person_moderates_social() AS current_person_moderates_social) AND created_by = (( SELECT current_person_id() AS current_person_id)));
+
+create policy social_groups_read on social_groups as restrictive for select to public
+    using (( SELECT current_person_in_social() AS current_person_in_social) OR ( SELECT current_person_moderates_social() AS current_person_moderates_social));
+
+create policy social_groups_tenant on social_groups as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- social_post_media: row-level security enabled, forced; 3 policies
+alter table social_post_media enable row level security;
+alter table social_post_media force row level security;
+
+create policy social_post_media_insert on social_post_media as restrictive for insert to public
+    with check (author_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy social_post_media_read on social_post_media as restrictive for select to public
+    using ((EXISTS ( SELECT
+   FROM social_posts p
+  WHERE p.tenant_id = social_post_media.tenant_id AND p.id = social_post_media.post_id)));
+
+create policy social_post_media_tenant on social_post_media as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- social_posts: row-level security enabled, forced; 4 policies
+alter table social_posts enable row level security;
+alter table social_posts force row level security;
+
+create policy social_posts_insert on social_posts as restrictive for insert to public
+    with check (author_id = (( SELECT current_person_id() AS current_person_id)) AND ( SELECT current_person_in_social() AS current_person_in_social) AND (group_id IS NULL OR (group_id IN ( SELECT current_social_groups() AS current_social_groups))) AND NOT ( SELECT current_person_suspended() AS current_person_suspended));
+
+create policy social_posts_read on social_posts as restrictive for select to public
+    using (author_id = (( SELECT current_person_id() AS current_person_id)) AND ( SELECT current_person_in_social() AS current_person_in_social) OR ( SELECT current_person_moderates_social() AS current_person_moderates_social) OR ( SELECT current_person_in_social() AS current_person_in_social) AND status = 'PUBLISHED'::social_content_status AND deleted_at IS NULL AND NOT (author_id IN ( SELECT current_social_blocked() AS current_social_blocked)) AND
+CASE
+    WHEN group_id IS NOT NULL THEN (group_id IN ( SELECT current_social_groups() AS current_social_groups))
+    ELSE (author_id IN ( SELECT current_social_friends() AS current_social_friends)) OR visibility = 'AGENCY'::social_post_visibility AND NOT (author_id IN ( SELECT current_social_private_people() AS current_social_private_people))
+END);
+
+create policy social_posts_tenant on social_posts as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy social_posts_update on social_posts as restrictive for update to public
+    using (author_id = (( SELECT current_person_id() AS current_person_id)) AND ( SELECT current_person_in_social() AS current_person_in_social) OR ( SELECT current_person_moderates_social() AS current_person_moderates_social))
+    with check (author_id = (( SELECT current_person_id() AS current_person_id)) OR ( SELECT current_person_moderates_social() AS current_person_moderates_social));
+
+-- social_profiles: row-level security enabled, forced; 4 policies
+alter table social_profiles enable row level security;
+alter table social_profiles force row level security;
+
+create policy social_profiles_insert on social_profiles as restrictive for insert to public
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)) AND ( SELECT current_person_in_social() AS current_person_in_social) AND staff = ((( SELECT current_person_role() AS current_person_role)) <> 'YOUNG_PERSON'::text));
+
+create policy social_profiles_read on social_profiles as restrictive for select to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)) OR ( SELECT current_person_in_social() AS current_person_in_social) AND NOT (person_id IN ( SELECT current_social_blocked() AS current_social_blocked)) OR ( SELECT current_person_moderates_social() AS current_person_moderates_social));
+
+create policy social_profiles_tenant on social_profiles as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy social_profiles_update on social_profiles as restrictive for update to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)))
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)) AND ( SELECT current_person_in_social() AS current_person_in_social));
+
+-- social_rate_events: row-level security enabled, forced; 2 policies
+alter table social_rate_events enable row level security;
+alter table social_rate_events force row level security;
+
+create policy social_rate_events_own on social_rate_events as restrictive for all to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)))
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy social_rate_events_tenant on social_rate_events as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- social_reactions: row-level security enabled, forced; 5 policies
+alter table social_reactions enable row level security;
+alter table social_reactions force row level security;
+
+create policy social_reactions_delete on social_reactions as restrictive for delete to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)));
+
+create policy social_reactions_insert on social_reactions as restrictive for insert to public
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)) AND ( SELECT current_person_in_social() AS current_person_in_social) AND (EXISTS ( SELECT
+   FROM social_posts p
+  WHERE p.tenant_id = social_reactions.tenant_id AND p.id = social_reactions.post_id)));
+
+create policy social_reactions_read on social_reactions as restrictive for select to public
+    using (NOT (person_id IN ( SELECT current_social_blocked() AS current_social_blocked)) AND (EXISTS ( SELECT
+   FROM social_posts p
+  WHERE p.tenant_id = social_reactions.tenant_id AND p.id = social_reactions.post_id)));
+
+create policy social_reactions_tenant on social_reactions as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy social_reactions_update on social_reactions as restrictive for update to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)))
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)) AND ( SELECT current_person_in_social() AS current_person_in_social));
+
+-- social_reports: row-level security enabled, forced; 4 policies
+alter table social_reports enable row level security;
+alter table social_reports force row level security;
+
+create policy social_reports_insert on social_reports as restrictive for insert to public
+    with check (reporter_id = (( SELECT current_person_id() AS current_person_id)) AND ( SELECT current_person_in_social() AS current_person_in_social) AND resolved_at IS NULL AND ((EXISTS ( SELECT
+   FROM social_posts p
+  WHERE p.tenant_id = social_reports.tenant_id AND p.id = social_reports.post_id)) OR (EXISTS ( SELECT
+   FROM social_comments c
+  WHERE c.tenant_id = social_reports.tenant_id AND c.id = social_reports.comment_id))));
+
+create policy social_reports_read on social_reports as restrictive for select to public
+    using (reporter_id = (( SELECT current_person_id() AS current_person_id)) OR ( SELECT current_person_moderates_social() AS current_person_moderates_social));
+
+create policy social_reports_tenant on social_reports as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy social_reports_update on social_reports as restrictive for update to public
+    using (( SELECT current_person_moderates_social() AS current_person_moderates_social))
+    with check (( SELECT current_person_moderates_social() AS current_person_moderates_social));
+
+-- social_suspensions: row-level security enabled, forced; 3 policies
+alter table social_suspensions enable row level security;
+alter table social_suspensions force row level security;
+
+create policy social_suspensions_insert on social_suspensions as restrictive for insert to public
+    with check (( SELECT current_person_moderates_social() AS current_person_moderates_social) AND suspended_by = (( SELECT current_person_id() AS current_person_id)));
+
+create policy social_suspensions_read on social_suspensions as restrictive for select to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)) OR ( SELECT current_person_moderates_social() AS current_person_moderates_social));
+
+create policy social_suspensions_tenant on social_suspensions as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
 
 -- star_ledger: row-level security enabled, forced; 3 policies
 alter table star_ledger enable row level security;
