@@ -21,6 +21,7 @@ let domainModules: [(name: String, uses: [String])] = [
     ("Audit", ["Accounts", "Journals", "Caseload"]),
     ("Webhooks", []),
     ("Privacy", []),
+    ("Social", ["Journals", "Notifications"]),
 ]
 
 /// Files a module reads at run time, in its folder (the export's HTML template).

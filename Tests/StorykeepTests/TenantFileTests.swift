@@ -100,14 +100,14 @@ let minimalTenantYAML = """
     @Test func anUnknownModuleListsTheKnownOnes() {
         let found = error(minimalTenantYAML.replacingOccurrences(of: "modules: [tags]", with: "modules: [tags, socail]"))
         #expect(found?.keyPath == "modules[1]")
-        #expect(found?.problem == "expected one of: tags, archive, rewards, sharing, export; found \"socail\"")
+        #expect(found?.problem == "expected one of: tags, archive, rewards, sharing, export, social; found \"socail\"")
     }
 
     @Test func aModuleAnnouncedButNotBuiltIsRefusedByName() {
         for module in StorykeepModules.announced {
             let found = error(minimalTenantYAML.replacingOccurrences(of: "modules: [tags]", with: "modules: [tags, \(module)]"))
             #expect(found?.keyPath == "modules[1]")
-            #expect(found?.problem == "the module \"\(module)\" is not available yet; expected one of: tags, archive, rewards, sharing, export")
+            #expect(found?.problem == "the module \"\(module)\" is not available yet; expected one of: tags, archive, rewards, sharing, export, social")
         }
     }
 
@@ -117,7 +117,7 @@ let minimalTenantYAML = """
         defer { try? FileManager.default.removeItem(at: directory) }
         let yaml = minimalTenantYAML
             .replacingOccurrences(of: "Europe/London", with: "Mars/Olympus")
-            .replacingOccurrences(of: "modules: [tags]", with: "modules: [tags, social]")
+            .replacingOccurrences(of: "modules: [tags]", with: "modules: [tags, messaging]")
             + "\nlockout: { maxBackoffSeconds: soon }\ncolour: blue\nsafety: { escalateAfterMinutes: 0 }\n"
         try yaml.write(to: directory.appendingPathComponent("sample.yaml"), atomically: true, encoding: .utf8)
         do {

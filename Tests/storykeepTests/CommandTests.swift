@@ -144,12 +144,12 @@ struct Storykeep {
     @Test func anUnavailableModuleIsRefusedByName() throws {
         let (dir, slug) = try tenantDirectory(extra: "")
         let file = dir + "/\(slug).yaml"
-        let yaml = try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "modules: [tags]", with: "modules: [tags, social]")
+        let yaml = try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "modules: [tags]", with: "modules: [tags, messaging]")
         try yaml.write(toFile: file, atomically: true, encoding: .utf8)
         for arguments in [["tenant", "apply", "--check", dir], ["tenant", "apply", dir]] {
             let result = try Storykeep.run(arguments)
             #expect(result.status != 0)
-            #expect(result.errors.contains("\(file): modules[1]: the module \"social\" is not available yet"), "\(result.errors)")
+            #expect(result.errors.contains("\(file): modules[1]: the module \"messaging\" is not available yet"), "\(result.errors)")
         }
     }
 

@@ -14,6 +14,7 @@
 @_exported import StorykeepPrompts
 @_exported import StorykeepRewards
 @_exported import StorykeepSharing
+@_exported import StorykeepSocial
 @_exported import StorykeepSafety
 @_exported import StorykeepTags
 @_exported import StorykeepTenancy

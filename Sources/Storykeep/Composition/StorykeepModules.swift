@@ -20,13 +20,14 @@ public enum StorykeepModules {
         SafetyModule(),
         ExportModule(),
         AuditModule(),
+        SocialModule(),
         WebhooksModule(),
         PrivacyModule(modules: { StorykeepModules.all }),
     ]
 
     /// Module names announced whose modules have not landed yet: a tenant file's `modules`
     /// naming one is refused ("not available yet"), so that no agency believes it has it.
-    public static let announced: [TenantModule] = [.social]
+    public static let announced: [TenantModule] = [.messaging]
 
     /// How tenant files are read: every module's sections.
     public static let tenantFileFormat = format(of: all)
@@ -62,7 +63,7 @@ public enum StorykeepModules {
 
 extension TenantModule {
     /// Announced: its module has not landed yet.
-    public static let social = TenantModule(rawValue: "social")
+    public static let messaging = TenantModule(rawValue: "messaging")
 }
 
 // Tenant files in the server's format, unless a caller says otherwise.

@@ -92,11 +92,36 @@ extension TextLimit {
     /// An action of the audit trail, `<thing>.<verb>` (Migrations/0019_audit.sql): the code's own, never a person's.
     public static let auditAction = TextLimit(1...60, constraint: "audit_events_action")
 
+    /// The name a person goes by in the social module (Migrations/0032_social.sql).
+    public static let socialDisplayName = TextLimit(1...60, constraint: "social_profiles_display_name_length")
+    /// A social profile's bio.
+    public static let socialBio = TextLimit(1...300, constraint: "social_profiles_bio_length")
+    /// A post's text (Migrations/0033_social_posts.sql).
+    public static let socialPostText = TextLimit(1...2000, constraint: "social_posts_text_length")
+    /// A post's link: a plain URL.
+    public static let socialPostLink = TextLimit(1...2000, constraint: "social_posts_link_length")
+    /// A comment on a post.
+    public static let socialComment = TextLimit(1...1000, constraint: "social_comments_text_length")
+    /// An interest group's name.
+    public static let socialGroupName = TextLimit(1...80, constraint: "social_groups_name_length")
+    /// What a report of a post or comment says beside its reason (Migrations/0034_social_moderation.sql).
+    public static let socialReportText = TextLimit(1...500, constraint: "social_reports_text_length")
+    /// Why a moderator removed a post, which its author reads.
+    public static let socialRemovalReason = TextLimit(1...500, constraint: "social_posts_removal_reason_length")
+    /// Why a moderator removed a comment.
+    public static let socialCommentRemovalReason = TextLimit(1...500, constraint: "social_comments_removal_reason_length")
+    /// Why a moderator suspended someone, which they read.
+    public static let socialSuspensionReason = TextLimit(1...500, constraint: "social_suspensions_reason_length")
+    /// An interest group's description.
+    public static let socialGroupDescription = TextLimit(1...500, constraint: "social_groups_description_length")
+
     /// Every limit, for the test that holds them to the database's constraints.
     public static let all: [TextLimit] = [
         tenantSlug, personDisplayName, externalRef, email, loginName, entryText, mood, background, suggestion, tagName,
         profileDisplayName, avatar, profileTheme, moodIconSet, passwordResetReason, passwordResetNote, notificationTitle,
         shareMessage, shareReply, achievementName, achievementDescription, achievementIcon,
         adultPrompt, safetyAlertMessage, safetyAlertNote, cmsClientName, auditAction,
+        socialDisplayName, socialBio, socialPostText, socialPostLink, socialComment, socialGroupName, socialGroupDescription,
+        socialReportText, socialRemovalReason, socialCommentRemovalReason, socialSuspensionReason,
     ]
 }
