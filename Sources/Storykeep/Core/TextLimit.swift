@@ -91,6 +91,9 @@ extension TextLimit {
     public static let cmsClientName = TextLimit(1...200, constraint: "cms_clients_name_length")
     /// An action of the audit trail, `<thing>.<verb>` (Migrations/0019_audit.sql): the code's own, never a person's.
     public static let auditAction = TextLimit(1...60, constraint: "audit_events_action")
+    /// The HTTP request's id an audit event keeps (Migrations/0029_audit_request_id.sql): what
+    /// the server's RequestIDMiddleware admits as `X-Request-Id`, ASCII only.
+    public static let requestID = TextLimit(1...128, constraint: "audit_events_request_id")
 
     /// The name a person goes by in the social module (Migrations/0032_social.sql).
     public static let socialDisplayName = TextLimit(1...60, constraint: "social_profiles_display_name_length")
@@ -120,7 +123,7 @@ extension TextLimit {
         tenantSlug, personDisplayName, externalRef, email, loginName, entryText, mood, background, suggestion, tagName,
         profileDisplayName, avatar, profileTheme, moodIconSet, passwordResetReason, passwordResetNote, notificationTitle,
         shareMessage, shareReply, achievementName, achievementDescription, achievementIcon,
-        adultPrompt, safetyAlertMessage, safetyAlertNote, cmsClientName, auditAction,
+        adultPrompt, safetyAlertMessage, safetyAlertNote, cmsClientName, auditAction, requestID,
         socialDisplayName, socialBio, socialPostText, socialPostLink, socialComment, socialGroupName, socialGroupDescription,
         socialReportText, socialRemovalReason, socialCommentRemovalReason, socialSuspensionReason,
     ]
