@@ -3,7 +3,8 @@
 #   scripts/deps.sh            system packages: libpq, libargon2, libcrypto headers, PostgreSQL 15
 #   scripts/deps.sh --python   also graphql-core 3.3.2, the differential oracle of the engine's tests,
 #                              and the gql client (requests and websockets transports) that tests
-#                              GraphQL over HTTP and over WebSocket
+#                              GraphQL over HTTP and over WebSocket, and Debian's chromium, the
+#                              headless browser of the CORS test (about 30 s to install)
 # apt-get update runs once, and only when something is missing.
 set -euo pipefail
 
@@ -18,6 +19,7 @@ for package in libpq-dev libargon2-dev libssl-dev pkg-config; do
 done
 [[ -x /usr/lib/postgresql/15/bin/initdb ]] || missing+=(postgresql-15)
 command -v runuser >/dev/null || missing+=(util-linux)
+$want_python && ! command -v chromium >/dev/null && missing+=(chromium)
 
 if ((${#missing[@]})); then
     echo "deps: installing ${missing[*]}"

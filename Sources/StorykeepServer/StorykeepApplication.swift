@@ -11,9 +11,10 @@ public import Storykeep
 /// 1. ``TenantMiddleware`` resolves the tenant, so that everything after it, the request log
 ///    included, knows it;
 /// 2. ``RequestLogMiddleware``, one line per request;
-/// 3. ``CredentialMiddleware``, the bearer token;
-/// 4. Hummingbird's `MetricsMiddleware` (swift-metrics; no backend is bootstrapped yet);
-/// 5. ``BodyLimitMiddleware``.
+/// 3. ``TenantCORSMiddleware``, the tenant's `cors.origins` (not on the OAuth token endpoints);
+/// 4. ``CredentialMiddleware``, the bearer token;
+/// 5. Hummingbird's `MetricsMiddleware` (swift-metrics; no backend is bootstrapped yet);
+/// 6. ``BodyLimitMiddleware``.
 ///
 /// Routes: ``HealthRoutes`` at `/health/...`; each ``TenantEndpoint`` under `/t/<slug>/` and under
 /// `/` (for requests on a tenant's own host). Any other path under `/t/<slug>/` answers 404 JSON,
@@ -50,6 +51,8 @@ public enum StorykeepApplication {
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: TenantMiddleware(tenants: parts.tenants))
         router.add(middleware: RequestLogMiddleware())
+        let tokenPaths = Set(parts.endpoints.compactMap { ($0 as? ClientCredentialsEndpoint)?.path })
+        router.add(middleware: TenantCORSMiddleware(excludedPaths: tokenPaths))
         router.add(middleware: CredentialMiddleware())
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: BodyLimitMiddleware(limit: config.http.bodyLimitBytes))

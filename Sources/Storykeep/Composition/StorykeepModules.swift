@@ -39,10 +39,13 @@ public enum StorykeepModules {
         return format
     }()
 
-    /// The tenant file format of `modules`.
+    /// The sections of a tenant file the server itself reads, whatever the modules: `cors`.
+    public static let serverSections: [any TenantSettings.Type] = [TenantSection<CORSPolicy>.self]
+
+    /// The tenant file format of `modules` (and the server's sections).
     public static func format(of modules: [any StorykeepModule]) -> TenantFileFormat {
         TenantFileFormat(
-            sections: modules.flatMap(\.tenantSettings),
+            sections: serverSections + modules.flatMap(\.tenantSettings),
             moduleNames: modules.compactMap(\.switchedBy).map(\.rawValue),
             unavailableModuleNames: announced.map(\.rawValue))
     }
