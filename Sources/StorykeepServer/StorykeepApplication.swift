@@ -12,9 +12,10 @@ public import Storykeep
 ///    included, knows it;
 /// 2. ``RequestLogMiddleware``, one line per request;
 /// 3. ``TenantCORSMiddleware``, the tenant's `cors.origins` (not on the OAuth token endpoints);
-/// 4. ``CredentialMiddleware``, the bearer token;
-/// 5. Hummingbird's `MetricsMiddleware` (swift-metrics; no backend is bootstrapped yet);
-/// 6. ``BodyLimitMiddleware``.
+/// 4. ``RateLimitMiddleware``, the tenant's `rateLimits` by client address (`http.trustedProxies`);
+/// 5. ``CredentialMiddleware``, the bearer token;
+/// 6. Hummingbird's `MetricsMiddleware` (swift-metrics; no backend is bootstrapped yet);
+/// 7. ``BodyLimitMiddleware``.
 ///
 /// Routes: ``HealthRoutes`` at `/health/...`; each ``TenantEndpoint`` under `/t/<slug>/` and under
 /// `/` (for requests on a tenant's own host). Any other path under `/t/<slug>/` answers 404 JSON,
@@ -53,6 +54,7 @@ public enum StorykeepApplication {
         router.add(middleware: RequestLogMiddleware())
         let tokenPaths = Set(parts.endpoints.compactMap { ($0 as? ClientCredentialsEndpoint)?.path })
         router.add(middleware: TenantCORSMiddleware(excludedPaths: tokenPaths))
+        router.add(middleware: RateLimitMiddleware(buckets: TokenBuckets(), trustedProxies: config.http.trustedProxies, tokenPaths: tokenPaths))
         router.add(middleware: CredentialMiddleware())
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: BodyLimitMiddleware(limit: config.http.bodyLimitBytes))

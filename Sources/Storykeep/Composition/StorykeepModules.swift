@@ -39,8 +39,8 @@ public enum StorykeepModules {
         return format
     }()
 
-    /// The sections of a tenant file the server itself reads, whatever the modules: `cors`.
-    public static let serverSections: [any TenantSettings.Type] = [TenantSection<CORSPolicy>.self]
+    /// The sections of a tenant file the server itself reads, whatever the modules: `cors`, `rateLimits`.
+    public static let serverSections: [any TenantSettings.Type] = [TenantSection<CORSPolicy>.self, TenantSection<RateLimitPolicy>.self]
 
     /// The tenant file format of `modules` (and the server's sections).
     public static func format(of modules: [any StorykeepModule]) -> TenantFileFormat {

@@ -42,11 +42,20 @@ public struct StorykeepConfig: Sendable {
         /// `http.bodyLimitBytes`: the largest request body outside uploads (GraphQL documents and
         /// variables); a larger one gets 413.
         public var bodyLimitBytes: Int
+        /// `http.trustedProxies`: the proxies (CIDRs, `10.0.0.0/8`, `::1/128`) whose `Forwarded` or
+        /// `X-Forwarded-For` says who the client is; from any other peer those headers are ignored.
+        public var trustedProxies: [CIDR]
 
         public init(reader: ConfigReader) throws {
             host = try reader.requiredString(forKey: "host")
             port = try reader.requiredInt(forKey: "port").checked("http.port", min: 0, max: 65535)
             bodyLimitBytes = try reader.requiredInt(forKey: "bodyLimitBytes").checked("http.bodyLimitBytes", min: 1)
+            trustedProxies = try reader.requiredStringArray(forKey: "trustedProxies").map { text in
+                guard let cidr = CIDR(text) else {
+                    throw ConfigError.invalid("http.trustedProxies", expected: "CIDRs such as 10.0.0.0/8 or ::1/128", found: text)
+                }
+                return cidr
+            }
         }
     }
 
