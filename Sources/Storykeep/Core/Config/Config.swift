@@ -18,6 +18,7 @@ public struct StorykeepConfig: Sendable {
     public var archive: Archive
     public var safety: Safety
     public var log: Log
+    public var metrics: Metrics
 
     /// Reads every section from `reader`.
     public init(reader: ConfigReader) throws {
@@ -31,6 +32,7 @@ public struct StorykeepConfig: Sendable {
         archive = try Archive(reader: reader.scoped(to: "archive"))
         safety = try Safety(reader: reader.scoped(to: "safety"))
         log = try Log(reader: reader.scoped(to: "log"))
+        metrics = Metrics(reader: reader.scoped(to: "metrics"))
     }
 
     /// Where the server listens and what it accepts.
@@ -220,6 +222,18 @@ public struct StorykeepConfig: Sendable {
             guard levels.contains(level) else {
                 throw ConfigError.invalid("log.level", expected: "one of \(levels.joined(separator: ", "))", found: level)
             }
+        }
+    }
+
+    /// `GET /metrics`.
+    public struct Metrics: Sendable {
+        /// `metrics.bearerToken` (environment: `STORYKEEP_METRICS_BEARER_TOKEN`): a scraper that
+        /// presents it (`Authorization: Bearer ...`) reads the metrics from anywhere; without it
+        /// only a scraper on the same machine does. Absent by default.
+        public var bearerToken: String?
+
+        public init(reader: ConfigReader) {
+            bearerToken = reader.string(forKey: "bearerToken", isSecret: true).flatMap { $0.isEmpty ? nil : $0 }
         }
     }
 }

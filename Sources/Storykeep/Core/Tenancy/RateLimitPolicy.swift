@@ -19,9 +19,9 @@ public struct RateLimitPolicy: TenantFileValue {
     /// address. Only failures count, on top of each name's own lockout: a class logging in
     /// together behind one school address passes, password spraying across many names stops.
     public var failedLoginsPerMinute: Int
-    /// `mutationsPerMinutePerPerson` (default 120, 1–100000): mutations of one logged-in person.
+    /// `mutationsPerMinutePerPerson` (default 300, 1–100000): mutations of one logged-in person.
     public var mutationsPerMinutePerPerson: Int
-    /// `mutationsPerMinutePerAddress` (default 1200, 1–1000000): mutations from one address,
+    /// `mutationsPerMinutePerAddress` (default 3000, 1–1000000): mutations from one address,
     /// anyone's (a children's home or a school shares one).
     public var mutationsPerMinutePerAddress: Int
     /// `uploadsPerMinute` (default 60, 1–100000): GraphQL multipart requests (files) from one address.
@@ -31,7 +31,7 @@ public struct RateLimitPolicy: TenantFileValue {
     public var tokenRequestsPerMinute: Int
 
     public init(
-        failedLoginsPerMinute: Int = 20, mutationsPerMinutePerPerson: Int = 120, mutationsPerMinutePerAddress: Int = 1200,
+        failedLoginsPerMinute: Int = 20, mutationsPerMinutePerPerson: Int = 300, mutationsPerMinutePerAddress: Int = 3000,
         uploadsPerMinute: Int = 60, tokenRequestsPerMinute: Int = 30
     ) {
         self.failedLoginsPerMinute = failedLoginsPerMinute
