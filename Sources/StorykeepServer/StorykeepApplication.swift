@@ -11,12 +11,12 @@ public import Storykeep
 /// 1. ``TenantMiddleware`` resolves the tenant, so that everything after it, the request log
 ///    included, knows it;
 /// 2. ``RequestMetricsMiddleware``, requests counted and timed (``ServerMetrics``);
-/// 2. ``RequestLogMiddleware``, one line per request;
-/// 3. ``TenantCORSMiddleware``, the tenant's `cors.origins` (not on the OAuth token endpoints);
-/// 4. ``RateLimitMiddleware``, the tenant's `rateLimits` by client address (`http.trustedProxies`);
-/// 5. ``CredentialMiddleware``, the bearer token;
-/// 6. Hummingbird's `MetricsMiddleware` (swift-metrics; no backend is bootstrapped yet);
-/// 7. ``BodyLimitMiddleware``.
+/// 3. ``RequestLogMiddleware``, one line per request;
+/// 4. ``TenantCORSMiddleware``, the tenant's `cors.origins` (not on the OAuth token endpoints);
+/// 5. ``RateLimitMiddleware``, the tenant's `rateLimits` by client address (`http.trustedProxies`);
+/// 6. ``CredentialMiddleware``, the bearer token;
+/// 7. Hummingbird's `MetricsMiddleware` (swift-metrics, into ``ServerMetrics``);
+/// 8. ``BodyLimitMiddleware``.
 ///
 /// Routes: ``HealthRoutes`` at `/health/...`; ``MetricsRoute`` at `/metrics`; each ``TenantEndpoint`` under `/t/<slug>/` and under
 /// `/` (for requests on a tenant's own host). Any other path under `/t/<slug>/` answers 404 JSON,
