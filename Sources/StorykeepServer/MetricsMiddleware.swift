@@ -17,6 +17,13 @@ public final class RequestObservation: Sendable {
 
     /// nil for a request that ran no GraphQL operation, else the operation's name if it has one.
     var operationName: String?? { operation.withLock { $0 } }
+
+    /// The operation's name for the request log: a GraphQL name of at most 64 characters, or
+    /// nil (none, or one that could forge or flood a log line).
+    var loggedName: String? {
+        guard case .some(.some(let name)) = operationName, ServerMetrics.isPlainName(name) else { return nil }
+        return name
+    }
 }
 
 /// Counts each tenant request and times it, by tenant, operation name (a GraphQL operation's,

@@ -36,13 +36,18 @@ public final class ServerMetrics: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// A GraphQL name (`[A-Za-z_][A-Za-z0-9_]*`) of at most 64 characters: safe in a label or a log line.
+    static func isPlainName(_ name: String) -> Bool {
+        name.utf8.count <= 64 && name.wholeMatch(of: /[A-Za-z_][A-Za-z0-9_]*/) != nil
+    }
+
     /// The label of a client-chosen operation name: the name itself when it looks like one
     /// (`[A-Za-z_][A-Za-z0-9_]*`, at most 64 characters) and is one of the first
     /// ``maxOperationNamesPerTenant`` the tenant's clients sent; `anonymous` without a name;
     /// `other` for anything else, so that clients cannot grow the metrics without end.
     func operationLabel(_ name: String?, tenant: String) -> String {
         guard let name, !name.isEmpty else { return "anonymous" }
-        guard name.utf8.count <= 64, name.wholeMatch(of: /[A-Za-z_][A-Za-z0-9_]*/) != nil else { return "other" }
+        guard Self.isPlainName(name) else { return "other" }
         return operationNames.withLock { names in
             if names[tenant, default: []].contains(name) { return name }
             guard names[tenant, default: []].count < Self.maxOperationNamesPerTenant else { return "other" }

@@ -215,8 +215,12 @@ public struct StorykeepConfig: Sendable {
     public struct Log: Sendable {
         /// `log.level`: one of trace, debug, info, notice, warning, error, critical.
         public var level: String
+        /// `log.format`: `text` (one readable line per event) or `json` (one JSON object per line).
+        public var format: String
 
         public init(reader: ConfigReader) throws {
+            format = try reader.requiredString(forKey: "format")
+            guard ["text", "json"].contains(format) else { throw ConfigError.invalid("log.format", expected: "text or json", found: format) }
             level = try reader.requiredString(forKey: "level")
             let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
             guard levels.contains(level) else {
