@@ -3,7 +3,9 @@
 #   scripts/deps.sh            system packages: libpq, libargon2, libcrypto headers, PostgreSQL 15
 #   scripts/deps.sh --python   also graphql-core 3.3.2, the differential oracle of the engine's tests,
 #                              and the gql client (requests and websockets transports) that tests
-#                              GraphQL over HTTP and over WebSocket
+#                              GraphQL over HTTP and over WebSocket, and Debian's chromium, the
+#                              headless browser of the CORS test (about 30 s to install), and
+#                              prometheus-client, whose parser reads the metrics in their test
 # apt-get update runs once, and only when something is missing.
 set -euo pipefail
 
@@ -18,6 +20,7 @@ for package in libpq-dev libargon2-dev libssl-dev pkg-config; do
 done
 [[ -x /usr/lib/postgresql/15/bin/initdb ]] || missing+=(postgresql-15)
 command -v runuser >/dev/null || missing+=(util-linux)
+$want_python && ! command -v chromium >/dev/null && missing+=(chromium)
 
 if ((${#missing[@]})); then
     echo "deps: installing ${missing[*]}"
@@ -34,6 +37,10 @@ if $want_python; then
     if ! python3 -c 'import graphql, sys; sys.exit(graphql.__version__ != "3.3.2")' 2>/dev/null; then
         echo "deps: installing graphql-core==3.3.2"
         python3 -m pip install -q --disable-pip-version-check graphql-core==3.3.2 </dev/null
+    fi
+    if ! python3 -c 'import prometheus_client' 2>/dev/null; then
+        echo "deps: installing prometheus-client==0.26.0"
+        python3 -m pip install -q --disable-pip-version-check prometheus-client==0.26.0 </dev/null
     fi
     if ! python3 -c 'import gql, requests_toolbelt, websockets' 2>/dev/null; then
         echo "deps: installing gql[requests,websockets]==4.4.0"

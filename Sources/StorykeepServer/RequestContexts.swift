@@ -1,4 +1,5 @@
 public import Hummingbird
+import NIOCore
 public import Storykeep
 
 /// What the server learnt about the tenant of a request before routing it.
@@ -27,9 +28,12 @@ public struct StorykeepRequestContext: RequestContext {
     /// Set by ``BodyLimitMiddleware`` from `http.bodyLimitBytes`; what Hummingbird's body
     /// decoding (`request.decode`) and `request.collectBody(upTo: context.maxUploadSize)` allow.
     public var maxUploadSize: Int = 1 << 20
+    /// The address of the connection's peer (a client's or a proxy's), nil when it has none.
+    public let peerAddress: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        peerAddress = source.channel.remoteAddress?.ipAddress
     }
 }
 

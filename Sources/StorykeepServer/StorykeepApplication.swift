@@ -10,12 +10,15 @@ public import Storykeep
 /// 0. ``RequestIDMiddleware``, the request id (`X-Request-Id`) of every response and log line;
 /// 1. ``TenantMiddleware`` resolves the tenant, so that everything after it, the request log
 ///    included, knows it;
-/// 2. ``RequestLogMiddleware``, one line per request;
-/// 3. ``CredentialMiddleware``, the bearer token;
-/// 4. Hummingbird's `MetricsMiddleware` (swift-metrics; no backend is bootstrapped yet);
-/// 5. ``BodyLimitMiddleware``.
+/// 2. ``RequestMetricsMiddleware``, requests counted and timed (``ServerMetrics``);
+/// 3. ``RequestLogMiddleware``, one line per request;
+/// 4. ``TenantCORSMiddleware``, the tenant's `cors.origins` (not on the OAuth token endpoints);
+/// 5. ``RateLimitMiddleware``, the tenant's `rateLimits` by client address (`http.trustedProxies`);
+/// 6. ``CredentialMiddleware``, the bearer token;
+/// 7. Hummingbird's `MetricsMiddleware` (swift-metrics, into ``ServerMetrics``);
+/// 8. ``BodyLimitMiddleware``.
 ///
-/// Routes: ``HealthRoutes`` at `/health/...`; each ``TenantEndpoint`` under `/t/<slug>/` and under
+/// Routes: ``HealthRoutes`` at `/health/...`; ``MetricsRoute`` at `/metrics`; each ``TenantEndpoint`` under `/t/<slug>/` and under
 /// `/` (for requests on a tenant's own host). Any other path under `/t/<slug>/` answers 404 JSON,
 /// "No such tenant." when the slug names none, so probing slugs tells nothing more.
 public enum StorykeepApplication {
@@ -49,12 +52,17 @@ public enum StorykeepApplication {
         let router = Router(context: StorykeepRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: TenantMiddleware(tenants: parts.tenants))
+        router.add(middleware: RequestMetricsMiddleware(metrics: .shared))
         router.add(middleware: RequestLogMiddleware())
+        let tokenPaths = Set(parts.endpoints.compactMap { ($0 as? ClientCredentialsEndpoint)?.path })
+        router.add(middleware: TenantCORSMiddleware(excludedPaths: tokenPaths))
+        router.add(middleware: RateLimitMiddleware(buckets: TokenBuckets(), trustedProxies: config.http.trustedProxies, tokenPaths: tokenPaths))
         router.add(middleware: CredentialMiddleware())
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: BodyLimitMiddleware(limit: config.http.bodyLimitBytes))
 
         HealthRoutes(checks: parts.readiness).register(on: router)
+        MetricsRoute(metrics: .shared, bearerToken: config.metrics.bearerToken).register(on: router)
 
         let byPath = router.group("t/:tenant", context: TenantRequestContext.self)
         let byHost = router.group(context: TenantRequestContext.self)

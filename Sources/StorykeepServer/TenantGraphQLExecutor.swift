@@ -19,6 +19,7 @@ public struct TenantGraphQLExecutor: GraphQLHTTPExecutor {
     }
 
     public func execute(_ operation: GraphQLHTTPOperation, request: Request, context: Context) async -> GraphQLHTTPResult {
+        RequestObservation.current?.ranOperation(named: operation.operationName ?? Self.firstOperationName(in: operation.query))
         let outcome = await graphQL.execute(
             GraphQLRequest(
                 query: operation.query, operationName: operation.operationName, variables: operation.variables,
@@ -27,10 +28,17 @@ public struct TenantGraphQLExecutor: GraphQLHTTPExecutor {
             allowedOperationTypes: operation.allowedOperationTypes, requestID: context.requestID)
         switch outcome {
         case .response(let response):
+            GraphQLMetrics.record(response.errors, tenant: context.tenant.slug)
             return .response(json: response.jsonBytes(), executionStarted: !response.isRequestError)
         case .operationNotAllowed(let type):
             return .operationNotAllowed(type)
         }
+    }
+
+    /// The name of the document's first operation (`query FeedQuery { ... }`), for the metrics of
+    /// a request that sends no `operationName`; read off the text, before parsing.
+    static func firstOperationName(in query: String) -> String? {
+        (try? /^\s*(?:query|mutation|subscription)\s+([A-Za-z_][A-Za-z0-9_]*)/.prefixMatch(in: query)).flatMap { $0 }.map { String($0.1) }
     }
 
     /// Each tenant's persisted queries are its own: whether a hash is known at one agency says

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import Postgres
 import Storykeep
@@ -16,7 +17,15 @@ enum CommandSupport {
     static func bootstrapLogging(_ config: StorykeepConfig, toStandardOutput: Bool = false) -> Logger {
         let level = Logger.Level(rawValue: config.log.level) ?? .info
         LoggingSystem.bootstrap(
-            { label, provider in
+            { label, provider -> any LogHandler in
+                if config.log.format == "json" {
+                    var handler =
+                        toStandardOutput
+                        ? JSONLogHandler(label: label, metadataProvider: provider)
+                        : JSONLogHandler(label: label, metadataProvider: provider) { FileHandle.standardError.write(Data($0.utf8)) }
+                    handler.logLevel = level
+                    return handler
+                }
                 var handler =
                     toStandardOutput
                     ? StreamLogHandler.standardOutput(label: label, metadataProvider: provider)

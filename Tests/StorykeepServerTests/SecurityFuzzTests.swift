@@ -28,6 +28,10 @@ import Testing
             JournalHTTP.tenant(index, &file)
             file.uploads = UploadPolicy(maxMegabytes: 1)
             file.lockout = LockoutPolicy(freeAttempts: 2, maxBackoffSeconds: 1)
+            // Thousands of bad inputs from one address, failed logins among them: no rate limit stops the pass.
+            file.rateLimits = RateLimitPolicy(
+                failedLoginsPerMinute: 10_000, mutationsPerMinutePerPerson: 100_000, mutationsPerMinutePerAddress: 1_000_000,
+                uploadsPerMinute: 100_000, tokenRequestsPerMinute: 100_000)
         }) { harness in
             let world = try await FuzzWorld(harness)
             do {

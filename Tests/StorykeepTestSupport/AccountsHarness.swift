@@ -49,11 +49,12 @@ public struct AccountsHarness: Sendable {
 /// `tweak`), hashing new passwords with `argon2` (the floor by default), with `loginPermits`
 /// logins at once in their first transaction (the server's ``AsyncGate``), on `poolSize`
 /// connections, each statement of a request held to `statementTimeout` (none by default), with
-/// GraphQL over WebSocket held to `liveLimits`, in process or, with `setup: .live`, over a socket.
+/// GraphQL over WebSocket held to `liveLimits`, in process or, with `setup: .live`, over a socket,
+/// with the server's configuration changed by `configure`.
 public func withAccounts(
     tenants tenantCount: Int = 1, argon2 parameters: Argon2Parameters = .floor, loginPermits: Int = 2,
     poolSize: Int = 4, statementTimeout: Duration? = nil, liveLimits: LiveLimits = LiveLimits(), setup: TestingSetup = .router,
-    tweak: (Int, inout TenantFile) -> Void = { _, _ in },
+    tweak: (Int, inout TenantFile) -> Void = { _, _ in }, configure: (inout StorykeepConfig) -> Void = { _ in },
     _ test: @escaping @Sendable (AccountsHarness) async throws -> Void
 ) async throws {
     let tenants = try await makeTenants(tenantCount, tweak)
@@ -69,7 +70,7 @@ public func withAccounts(
                     logger: Logger(label: "accounts-test"), loginGate: AsyncGate(permits: loginPermits),
                     statementTimeout: statementTimeout, now: { clock.now }))
             let endpoints = StorykeepApplication.tenantEndpoints(graphQL: graphQL, config: try await testConfig())
-            try await withTestServer(endpoints: endpoints, liveSocket: LiveSocketEndpoint(graphQL: graphQL, limits: liveLimits), setup: setup) { client, _ in
+            try await withTestServer(endpoints: endpoints, liveSocket: LiveSocketEndpoint(graphQL: graphQL, limits: liveLimits), setup: setup, configure: configure) { client, _ in
                 try await test(
                     AccountsHarness(client: client, engine: graphQL, tenants: tenants, clock: clock, app: app, owner: owner, argon2: argon2))
             }

@@ -51,17 +51,19 @@ public final class CapturedLogs: Sendable {
 
 /// The server, as `storykeep serve` assembles it, on the test database, with `endpoints` (and
 /// GraphQL over WebSocket with `liveSocket`), in process or, with `setup: .live`, over a socket
-/// on a free port.
+/// on a free port; `configure` changes the configuration (`http.trustedProxies`).
 public func withTestServer(
     endpoints: [any TenantEndpoint] = [TenantInfoEndpoint()],
     readiness: ((PostgresPool) -> [any ReadinessCheck])? = nil,
     logs: CapturedLogs = CapturedLogs(),
     liveSocket: LiveSocketEndpoint? = nil,
     setup: TestingSetup = .router,
+    configure: (inout StorykeepConfig) -> Void = { _ in },
     _ test: @Sendable (any TestClientProtocol, TenantCache) async throws -> Void
 ) async throws {
     var config = try await testConfig()
     config.http.port = 0  // a live test server takes any free port
+    configure(&config)
     try await TestDatabase.appPool().closing { pool in
         let tenants = TenantCache(source: TenantStore(pool: pool), refreshInterval: .seconds(60), missInterval: .zero, logger: logs.logger)
         let migrations = repositoryRoot.appendingPathComponent(config.database.migrationsDirectory).path

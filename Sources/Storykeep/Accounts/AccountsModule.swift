@@ -39,15 +39,20 @@ public struct AccountsModule: StorykeepModule {
             }
         }
 
+        // Failures of both count against the client's address (`rateLimits.failedLoginsPerMinute`).
         module.mutation("login", access: .anyone, ownTransactions: true) { arguments, context in
-            try await Login.login(
-                username: arguments["username"]?.stringValue ?? "", password: arguments["password"]?.stringValue ?? "",
-                context: context)
+            try await RequestLimits.countingFailedLogins {
+                try await Login.login(
+                    username: arguments["username"]?.stringValue ?? "", password: arguments["password"]?.stringValue ?? "",
+                    context: context)
+            }
         }
         module.mutation("activateAccount", access: .anyone, ownTransactions: true) { arguments, context in
-            try await Login.activate(
-                code: arguments["code"]?.stringValue ?? "", username: arguments["username"]?.stringValue,
-                password: arguments["password"]?.stringValue ?? "", context: context)
+            try await RequestLimits.countingFailedLogins {
+                try await Login.activate(
+                    code: arguments["code"]?.stringValue ?? "", username: arguments["username"]?.stringValue,
+                    password: arguments["password"]?.stringValue ?? "", context: context)
+            }
         }
         module.mutation("changePassword", access: .authenticated, ownTransactions: true) { arguments, context in
             try await Login.changePassword(

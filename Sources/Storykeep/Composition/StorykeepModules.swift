@@ -42,10 +42,16 @@ public enum StorykeepModules {
         return format
     }()
 
-    /// The tenant file format of `modules`: the GraphQL endpoint's section (`graphql:`) and theirs.
+    /// The sections of a tenant file the server itself reads, whatever the modules: `graphql`,
+    /// `cors`, `rateLimits`.
+    public static let serverSections: [any TenantSettings.Type] = [
+        TenantSection<GraphQLPolicy>.self, TenantSection<CORSPolicy>.self, TenantSection<RateLimitPolicy>.self,
+    ]
+
+    /// The tenant file format of `modules` (and the server's sections).
     public static func format(of modules: [any StorykeepModule]) -> TenantFileFormat {
         TenantFileFormat(
-            sections: [TenantSection<GraphQLPolicy>.self] + modules.flatMap(\.tenantSettings),
+            sections: serverSections + modules.flatMap(\.tenantSettings),
             moduleNames: modules.compactMap(\.switchedBy).map(\.rawValue),
             unavailableModuleNames: announced.map(\.rawValue))
     }

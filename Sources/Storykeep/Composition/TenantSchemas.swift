@@ -204,9 +204,11 @@ public final class TenantSchemas: Sendable {
         }
     }
 
-    /// The root resolver behind the check of its arguments' text and its access check.
+    /// The root resolver behind the check of its arguments' text, its access check and, for a
+    /// mutation, the request's rate limits (``RequestLimits/takeMutation(personID:)``).
     private static func guarded(_ root: ModuleRegistry.Root, _ coordinate: String, admittingNUL admitted: Set<String>) -> FieldResolver {
         let (access, resolve) = (root.access, root.resolve)
+        let isMutation = coordinate.hasPrefix("Mutation.")
         return .async { _, arguments, context, _ in
             guard let context = context as? ResolverContext else {
                 throw GraphQLError(message: "Internal error: no request context.")
@@ -227,6 +229,7 @@ public final class TenantSchemas: Sendable {
             case .roles(let roles):
                 guard roles.contains(try context.requireViewer().role) else { throw GraphQLError.forbidden() }
             }
+            if isMutation { try RequestLimits.current?.takeMutation(personID: context.viewer?.personID) }
             do {
                 return try await resolve(arguments, context)
             } catch {

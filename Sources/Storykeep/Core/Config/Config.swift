@@ -20,6 +20,7 @@ public struct StorykeepConfig: Sendable {
     public var webhooks: Webhooks
     public var live: Live
     public var log: Log
+    public var metrics: Metrics
 
     /// Reads every section from `reader`.
     public init(reader: ConfigReader) throws {
@@ -35,6 +36,7 @@ public struct StorykeepConfig: Sendable {
         webhooks = try Webhooks(reader: reader.scoped(to: "webhooks"))
         live = try Live(reader: reader.scoped(to: "live"))
         log = try Log(reader: reader.scoped(to: "log"))
+        metrics = Metrics(reader: reader.scoped(to: "metrics"))
     }
 
     /// Where the server listens and what it accepts.
@@ -46,11 +48,20 @@ public struct StorykeepConfig: Sendable {
         /// `http.bodyLimitBytes`: the largest request body outside uploads (GraphQL documents and
         /// variables); a larger one gets 413.
         public var bodyLimitBytes: Int
+        /// `http.trustedProxies`: the proxies (CIDRs, `10.0.0.0/8`, `::1/128`) whose `Forwarded` or
+        /// `X-Forwarded-For` says who the client is; from any other peer those headers are ignored.
+        public var trustedProxies: [CIDR]
 
         public init(reader: ConfigReader) throws {
             host = try reader.requiredString(forKey: "host")
             port = try reader.requiredInt(forKey: "port").checked("http.port", min: 0, max: 65535)
             bodyLimitBytes = try reader.requiredInt(forKey: "bodyLimitBytes").checked("http.bodyLimitBytes", min: 1)
+            trustedProxies = try reader.requiredStringArray(forKey: "trustedProxies").map { text in
+                guard let cidr = CIDR(text) else {
+                    throw ConfigError.invalid("http.trustedProxies", expected: "CIDRs such as 10.0.0.0/8 or ::1/128", found: text)
+                }
+                return cidr
+            }
         }
     }
 
@@ -256,13 +267,29 @@ public struct StorykeepConfig: Sendable {
     public struct Log: Sendable {
         /// `log.level`: one of trace, debug, info, notice, warning, error, critical.
         public var level: String
+        /// `log.format`: `text` (one readable line per event) or `json` (one JSON object per line).
+        public var format: String
 
         public init(reader: ConfigReader) throws {
+            format = try reader.requiredString(forKey: "format")
+            guard ["text", "json"].contains(format) else { throw ConfigError.invalid("log.format", expected: "text or json", found: format) }
             level = try reader.requiredString(forKey: "level")
             let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
             guard levels.contains(level) else {
                 throw ConfigError.invalid("log.level", expected: "one of \(levels.joined(separator: ", "))", found: level)
             }
+        }
+    }
+
+    /// `GET /metrics`.
+    public struct Metrics: Sendable {
+        /// `metrics.bearerToken` (environment: `STORYKEEP_METRICS_BEARER_TOKEN`): a scraper that
+        /// presents it (`Authorization: Bearer ...`) reads the metrics from anywhere; without it
+        /// only a scraper on the same machine does. Absent by default.
+        public var bearerToken: String?
+
+        public init(reader: ConfigReader) {
+            bearerToken = reader.string(forKey: "bearerToken", isSecret: true).flatMap { $0.isEmpty ? nil : $0 }
         }
     }
 }

@@ -1,0 +1,21 @@
+import CoreMetrics
+import GraphQL
+
+/// The GraphQL side of the metrics, from each response's errors: `storykeep_graphql_errors_total`
+/// by tenant and `extensions.code` (`none` for an error without one), and, for errors of `login`
+/// and `activateAccount`, `storykeep_login_failures_total` (RATE_LIMITED refusals, which never
+/// tried, are not failures) and `storykeep_lockouts_total` (LOCKED_OUT) by tenant.
+enum GraphQLMetrics {
+    static func record(_ errors: [GraphQLError], tenant: String) {
+        for error in errors {
+            let code = error.extensions?["code"]?.stringValue ?? "none"
+            Counter(label: "storykeep_graphql_errors_total", dimensions: [("tenant", tenant), ("code", code)]).increment()
+            guard case .key(let field)? = error.path.first, field == "login" || field == "activateAccount" else { continue }
+            if code == "LOCKED_OUT" {
+                Counter(label: "storykeep_lockouts_total", dimensions: [("tenant", tenant)]).increment()
+            } else if code != "RATE_LIMITED" {
+                Counter(label: "storykeep_login_failures_total", dimensions: [("tenant", tenant)]).increment()
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import CoreMetrics
+public import Hummingbird
+import Prometheus
+import Synchronization
+
+/// The server's metrics: swift-metrics with swift-prometheus as its backend, bootstrapped once
+/// per process (``shared``), and written in Prometheus's text format at `GET /metrics`.
+///
+/// What it counts, by name (every name starts `storykeep_`):
+/// - `http_requests_total` and `http_request_duration_seconds` (a histogram), by `tenant`,
+///   `operation` and `status`;
+/// - `graphql_errors_total` by `tenant` and `code`;
+/// - `login_failures_total` and `lockouts_total` by `tenant`;
+/// - `rate_limited_total` by `tenant`;
+/// and Hummingbird's own request metrics (`hb_...`).
+public final class ServerMetrics: Sendable {
+    /// The process's: the first use bootstraps swift-metrics with it.
+    public static let shared: ServerMetrics = {
+        let metrics = ServerMetrics()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics.registry))
+        return metrics
+    }()
+
+    let registry = PrometheusCollectorRegistry()
+    /// Operation names already given a label of their own, by tenant slug.
+    private let operationNames = Mutex<[String: Set<String>]>([:])
+    /// Distinct operation names a tenant's label may show; later ones count as `other`.
+    static let maxOperationNamesPerTenant = 100
+
+    private init() {}
+
+    /// The metrics in Prometheus's text format.
+    public func text() -> String {
+        var bytes: [UInt8] = []
+        registry.emit(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A GraphQL name (`[A-Za-z_][A-Za-z0-9_]*`) of at most 64 characters: safe in a label or a log line.
+    static func isPlainName(_ name: String) -> Bool {
+        name.utf8.count <= 64 && name.wholeMatch(of: /[A-Za-z_][A-Za-z0-9_]*/) != nil
+    }
+
+    /// The label of a client-chosen operation name: the name itself when it looks like one
+    /// (`[A-Za-z_][A-Za-z0-9_]*`, at most 64 characters) and is one of the first
+    /// ``maxOperationNamesPerTenant`` the tenant's clients sent; `anonymous` without a name;
+    /// `other` for anything else, so that clients cannot grow the metrics without end.
+    func operationLabel(_ name: String?, tenant: String) -> String {
+        guard let name, !name.isEmpty else { return "anonymous" }
+        guard Self.isPlainName(name) else { return "other" }
+        return operationNames.withLock { names in
+            if names[tenant, default: []].contains(name) { return name }
+            guard names[tenant, default: []].count < Self.maxOperationNamesPerTenant else { return "other" }
+            names[tenant, default: []].insert(name)
+            return name
+        }
+    }
+}

@@ -1,0 +1,97 @@
+"""A browser app on another origin, in headless Chromium, logs in and asks who it is.
+
+    python3 cors_browser.py free-port
+        prints a free loopback port for the page's server.
+    python3 cors_browser.py run <graphql url> <page port> <username> <password> <host>...
+        serves the app's page on 127.0.0.1:<page port> and opens it once per <host>
+        (http://<host>:<page port>/, so `localhost` and `127.0.0.1` are two origins);
+        prints one JSON object: each host's outcome as the page wrote it, `ok <person id>`
+        when its script could read both answers, `blocked <error>` when the browser refused.
+
+The outcome is read from the page's DOM (`--dump-dom`, after `--virtual-time-budget` lets the
+script's requests finish).
+"""
+
+import html
+import http.server
+import json
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+
+PAGE = """<!doctype html>
+<html><body><pre id="result">pending</pre><script>
+const api = %(api)s;
+async function ask(query, variables, token) {
+  const headers = { "content-type": "application/json" };
+  if (token) headers["authorization"] = "Bearer " + token;
+  const response = await fetch(api, { method: "POST", headers, body: JSON.stringify({ query, variables }) });
+  return response.json();
+}
+(async () => {
+  const out = document.getElementById("result");
+  try {
+    const login = await ask("mutation($u: String!, $p: String!) { login(username: $u, password: $p) { token } }",
+                            { u: %(username)s, p: %(password)s });
+    const me = await ask("{ me { id } }", {}, login.data.login.token);
+    out.textContent = "ok " + me.data.me.id;
+  } catch (error) {
+    out.textContent = "blocked " + error.name;
+  }
+})();
+</script></body></html>
+"""
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve(port, page):
+    body = page.encode()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("content-type", "text/html; charset=utf-8")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def outcome(url):
+    with tempfile.TemporaryDirectory() as profile:
+        dom = subprocess.run(
+            ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             "--user-data-dir=" + profile, "--virtual-time-budget=15000", "--dump-dom", url],
+            capture_output=True, text=True, timeout=90).stdout
+    found = re.search(r'<pre id="result">(.*?)</pre>', dom, re.S)
+    return html.unescape(found.group(1)) if found else "no page: " + dom[:200]
+
+
+def main():
+    if sys.argv[1] == "free-port":
+        print(free_port())
+        return
+    api, port, username, password, hosts = sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6:]
+    page = PAGE % {"api": json.dumps(api), "username": json.dumps(username), "password": json.dumps(password)}
+    server = serve(port, page)
+    try:
+        print(json.dumps({host: outcome("http://%s:%d/" % (host, port)) for host in hosts}))
+    finally:
+        server.shutdown()
+
+
+main()
