@@ -1,5 +1,5 @@
 import CoreMetrics
-public import Hummingbird
+import Hummingbird
 import Prometheus
 import Synchronization
 

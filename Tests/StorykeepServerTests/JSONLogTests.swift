@@ -12,7 +12,7 @@ import Testing
             JSONLogHandler(label: label, metadataProvider: RequestLogMetadata.provider) { line in lines.withLock { $0.append(line) } }
         }
         logger.logLevel = .debug
-        await RequestLogMetadata.$current.withValue(["hb.request.id": "req-1", "tenant": "demo"]) {
+        RequestLogMetadata.$current.withValue(["hb.request.id": "req-1", "tenant": "demo"]) {
             logger.info("POST /t/demo/graphql 200", metadata: ["http.status": "200", "duration_ms": "1.50", "operation": "FeedQuery"])
             logger.debug("a \"quoted\"\nsecond line")
         }

@@ -42,7 +42,7 @@ extension AccountsHarness {
     /// the names, one per line.
     static func pythonZip(_ zip: [UInt8]) async throws -> [String] {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("privacy-\(UUID()).zip").path
-        FileManager.default.createFile(atPath: path, contents: Data(zip))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(zip))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let script = "import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nprint(z.testzip() or 'ok')\nprint('\\n'.join(z.namelist()))"
         let (status, output) = try await runProcess(["python3", "-c", script, path])

@@ -34,7 +34,7 @@ final class WebhookReceiver: @unchecked Sendable {
     /// Starts the receiver; it listens once this returns.
     init() async throws {
         log = FileManager.default.temporaryDirectory.appending(path: "webhooks-\(UUID().uuidString).jsonl")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process = Process()
         process.executableURL = URL(filePath: "/usr/bin/env")
         let script = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Client/webhook_receiver.py").path

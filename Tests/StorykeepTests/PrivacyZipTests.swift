@@ -20,7 +20,7 @@ import Testing
         try zip.add("empty.json", [])
         let bytes = try zip.finish()
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("zip-\(UUID()).zip").path
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let script = """
             import sys, zipfile, hashlib

@@ -1,6 +1,6 @@
 public import Foundation
 public import GraphQL
-public import Postgres
+import Postgres
 public import StorykeepCore
 
 /// Who a post is for (the GraphQL enum `PostVisibility`).

@@ -1,5 +1,5 @@
 import Foundation
-public import GraphQL
+import GraphQL
 import Postgres
 public import StorykeepCore
 import StorykeepNotifications

@@ -1,7 +1,7 @@
 public import Foundation
 import GraphQL
 public import Postgres
-public import StorykeepCore
+import StorykeepCore
 
 /// The social module's people, in the transaction it is given, for the person it runs as:
 /// their profile, finding others, friend requests and friends, blocks. The policies of

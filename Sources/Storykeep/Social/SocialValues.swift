@@ -1,7 +1,7 @@
 public import Foundation
 public import GraphQL
-public import Postgres
-public import StorykeepCore
+import Postgres
+import StorykeepCore
 
 /// How the person reading a profile stands with its person (the GraphQL enum `Friendship`).
 public enum Friendship: String, Sendable, Hashable {

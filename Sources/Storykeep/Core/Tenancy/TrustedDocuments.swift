@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// `graphql:` in a tenant file: how the agency's GraphQL endpoint takes documents.
 public struct GraphQLPolicy: TenantFileValue {
