@@ -1,11 +1,12 @@
 import Foundation
 
-/// Reads `handle` (a running process's standard output) line by line, off the concurrency pool,
-/// until a line holds `pattern`'s first capture: that capture, or nil when the output ends first.
-/// The rest of the output is read and dropped, so the process never blocks on a full pipe.
+/// Reads `handle` (a running process's standard output) line by line, on a thread of its own (not
+/// the concurrency pool, nor Dispatch's, whose few threads its blocking reads would starve), until
+/// a line holds `pattern`'s first capture: that capture, or nil when the output ends first. The
+/// rest of the output is read and dropped, so the process never blocks on a full pipe.
 public func firstCapture(in handle: FileHandle, of pattern: Regex<(Substring, Substring)>) async -> String? {
     let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(64))
-    DispatchQueue.global().async {
+    Thread {
         var line: [UInt8] = []
         while let read = try? handle.read(upToCount: 1), let byte = read.first {
             if byte == UInt8(ascii: "\n") {
@@ -16,7 +17,7 @@ public func firstCapture(in handle: FileHandle, of pattern: Regex<(Substring, Su
             }
         }
         continuation.finish()
-    }
+    }.start()
     for await line in lines {
         if let match = line.firstMatch(of: pattern) { return String(match.1) }
     }
