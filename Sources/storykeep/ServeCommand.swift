@@ -28,7 +28,8 @@ struct ServeCommand: AsyncParsableCommand {
             tenants: tenants,
             readiness: [DatabaseReadiness(pool: pool, migrations: config.database.migrationsDirectory)],
             endpoints: StorykeepApplication.tenantEndpoints(graphQL: graphQL, config: config),
-            services: StorykeepApplication.backgroundServices(StorykeepModules.backgroundJobs(config), graphQL: graphQL, logger: logger)
+            services: StorykeepApplication.backgroundServices(
+                config.jobs.enabled ? StorykeepModules.backgroundJobs(config) : [], graphQL: graphQL, logger: logger)
                 + [DatabaseListenerService(graphQL: graphQL, tenants: tenants, logger: logger)],
             liveSocket: LiveSocketEndpoint(graphQL: graphQL, limits: LiveLimits(config.live))
         )

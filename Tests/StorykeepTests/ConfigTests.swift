@@ -34,6 +34,7 @@ import Storykeep
         #expect(config.tenants.directory == "tenants")
         #expect(config.database.migrationsDirectory == "Migrations")
         #expect(config.database.statementTimeout == .seconds(5))
+        #expect(config.jobs.enabled)
     }
 
     @Test func environmentVariablesOverrideTheFile() async throws {
@@ -44,6 +45,7 @@ import Storykeep
                 "STORYKEEP_DATABASE_POOL_SIZE": "3",
                 "STORYKEEP_DATABASE_STATEMENT_TIMEOUT_SECONDS": "0.25",
                 "STORYKEEP_LOG_LEVEL": "debug",
+                "STORYKEEP_JOBS_ENABLED": "false",
                 "DATABASE_URL": "postgresql://app@db/storykeep",
                 "STORYKEEP_OWNER_DATABASE_URL": "postgresql://owner@db/storykeep",
                 "HTTP_PORT": "1",  // not ours: no prefix
@@ -55,6 +57,7 @@ import Storykeep
         #expect(config.database.poolSize == 3)
         #expect(config.database.statementTimeout == .milliseconds(250))
         #expect(config.log.level == "debug")
+        #expect(!config.jobs.enabled)
         #expect(try config.database.requireURL() == "postgresql://app@db/storykeep")
         #expect(try config.database.requireOwnerURL() == "postgresql://owner@db/storykeep")
     }

@@ -58,7 +58,12 @@ final class ServeProcess: @unchecked Sendable {  // set once, when it starts
         process.executableURL = try Storykeep.binary
         process.arguments = ["serve"]
         process.environment = ProcessInfo.processInfo.environment.merging(
-            ["STORYKEEP_HTTP_HOST": "127.0.0.1", "STORYKEEP_HTTP_PORT": "0", "STORYKEEP_LOG_LEVEL": "warning"]) { $1 }
+            // No background jobs: they would do the work of the other tests' tenants in this
+            // database (deliver their webhooks, build their exports) while those tests do it.
+            [
+                "STORYKEEP_HTTP_HOST": "127.0.0.1", "STORYKEEP_HTTP_PORT": "0", "STORYKEEP_LOG_LEVEL": "warning",
+                "STORYKEEP_JOBS_ENABLED": "false",
+            ]) { $1 }
         process.currentDirectoryURL = repositoryRoot
         let output = Pipe()
         process.standardOutput = output

@@ -21,6 +21,7 @@ public struct StorykeepConfig: Sendable {
     public var live: Live
     public var log: Log
     public var metrics: Metrics
+    public var jobs: Jobs
 
     /// Reads every section from `reader`.
     public init(reader: ConfigReader) throws {
@@ -37,6 +38,7 @@ public struct StorykeepConfig: Sendable {
         live = try Live(reader: reader.scoped(to: "live"))
         log = try Log(reader: reader.scoped(to: "log"))
         metrics = Metrics(reader: reader.scoped(to: "metrics"))
+        jobs = try Jobs(reader: reader.scoped(to: "jobs"))
     }
 
     /// Where the server listens and what it accepts.
@@ -290,6 +292,21 @@ public struct StorykeepConfig: Sendable {
 
         public init(reader: ConfigReader) {
             bearerToken = reader.string(forKey: "bearerToken", isSecret: true).flatMap { $0.isEmpty ? nil : $0 }
+        }
+    }
+}
+
+extension StorykeepConfig {
+    /// The modules' background work (the archive's purge, safety escalations, webhook deliveries,
+    /// data exports).
+    public struct Jobs: Sendable {
+        /// `jobs.enabled` (default true): whether this server process runs them. Every process
+        /// may (each job claims its work in the database); a deployment that keeps some processes
+        /// for requests alone turns it off there.
+        public var enabled: Bool
+
+        public init(reader: ConfigReader) throws {
+            enabled = try reader.requiredBool(forKey: "enabled")
         }
     }
 }
