@@ -48,10 +48,15 @@ create function privacy_erasing() returns uuid
 comment on function privacy_erasing() is
     'The person privacy_erase_person() is erasing in this transaction, or NULL (always NULL for storykeep_app).';
 
--- Every restrictive policy so far admits the erasure in progress (WHY A SECURITY DEFINER FUNCTION
--- above); `storykeep schema policies` (Schema/policies.sql) lists each as it now reads. A module's
--- later migration writes the same clause into its own restrictive policies (docs/modules.md).
-do $$
+-- Every restrictive policy admits the erasure in progress (WHY A SECURITY DEFINER FUNCTION above):
+-- privacy_admit_erasure() writes the clause into each one that lacks it, so a module's later
+-- migration ends with `select privacy_admit_erasure();` for its own (docs/modules.md), and a
+-- second call changes nothing. `storykeep schema policies` (Schema/policies.sql) lists each as it
+-- then reads. Run by the migrations, as the tables' owner; nobody else may call it.
+create function privacy_admit_erasure() returns void
+    language plpgsql
+    set search_path = public, pg_temp
+as $$
 declare
     p record;
 begin
@@ -60,17 +65,24 @@ begin
         where schemaname = 'public' and permissive = 'RESTRICTIVE'
         order by tablename, policyname
     loop
-        if p.qual is not null then
+        if p.qual is not null and p.qual not like '%privacy_erasing()%' then
             execute format('alter policy %I on %I using ((%s) or (select privacy_erasing()) is not null)',
                            p.policyname, p.tablename, p.qual);
         end if;
-        if p.with_check is not null then
+        if p.with_check is not null and p.with_check not like '%privacy_erasing()%' then
             execute format('alter policy %I on %I with check ((%s) or (select privacy_erasing()) is not null)',
                            p.policyname, p.tablename, p.with_check);
         end if;
     end loop;
 end;
 $$;
+
+comment on function privacy_admit_erasure() is
+    'Writes the erasure clause into every restrictive policy that lacks it: a migration''s last statement.';
+
+revoke all on function privacy_admit_erasure() from public;
+
+select privacy_admit_erasure();
 
 -- THE AUDIT TRAIL'S ONE EXCEPTION: during an erasure, an UPDATE that only nulls the erased
 -- person's ids (actor_person_id, subject_person_id) and, on rows about them, the id of what was

@@ -4,32 +4,12 @@
 -- 0031 wrote `or (select privacy_erasing()) is not null` into every restrictive policy there was
 -- when it ran; social's policies came after it, and social re-created media_read (0033) without
 -- the clause, so an erasure could no longer see, and so delete, a person's files or social rows.
--- The same clause goes into every restrictive policy that lacks it, as 0031 did (a policy that
--- already has it is left alone, so running this block again changes nothing).
+-- privacy_admit_erasure() (0031) writes it into every restrictive policy that lacks it.
 --
 -- Each module's rows about the person then go in its privacy_erase_<module>() function, which
 -- privacy_erase_person() calls by name before erasing the core's rows (MODULES ADDED LATER, 0031).
 
-do $$
-declare
-    p record;
-begin
-    for p in
-        select tablename, policyname, qual, with_check from pg_policies
-        where schemaname = 'public' and permissive = 'RESTRICTIVE'
-        order by tablename, policyname
-    loop
-        if p.qual is not null and p.qual not like '%privacy_erasing()%' then
-            execute format('alter policy %I on %I using ((%s) or (select privacy_erasing()) is not null)',
-                           p.policyname, p.tablename, p.qual);
-        end if;
-        if p.with_check is not null and p.with_check not like '%privacy_erasing()%' then
-            execute format('alter policy %I on %I with check ((%s) or (select privacy_erasing()) is not null)',
-                           p.policyname, p.tablename, p.with_check);
-        end if;
-    end loop;
-end;
-$$;
+select privacy_admit_erasure();
 
 -- Others' records that name the erased person as the one who acted stay, nameless: a group an
 -- admin created is the agency's, a suspension an admin decided is the suspended person's record.
