@@ -33,10 +33,12 @@ struct TrustedDocumentsHTTPTests {
             let (open, strict) = (h.tenants[0], h.tenants[1])
             let meID = TrustedDocuments.sha256Hex(Self.me)
             let documents = [meID: Self.me, "activate": Self.activate]
-            // Registered before any request, so the server's first read of the tenants has them.
             let store = TenantStore(pool: h.owner)
             #expect(try await store.registerDocuments(documents, slug: strict.slug, replacing: false) == 2)
             #expect(try await store.registerDocuments(["only-here": "{ __typename }"], slug: open.slug, replacing: true) == 1)
+            // As a running server's listener would on the tenants' NOTIFY (TenantChangesTests):
+            // its first read of the tenants may have started before the second registration.
+            try await h.served.refresh()
 
             // The strict tenant's app activates with its registered text and reads with its ids.
             let sam = try await h.person(.youngPerson, "sam", tenant: strict)

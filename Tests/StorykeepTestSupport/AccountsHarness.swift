@@ -40,6 +40,8 @@ public struct AccountsHarness: Sendable {
     public let owner: PostgresPool
     /// The Argon2 pool: one thread, so a test can occupy it.
     public let argon2: BoundedWorkerPool
+    /// The tenants as the server holds them, for a test that changes a tenant to refresh.
+    public let served: TenantCache
 
     /// The first tenant, which requests go to unless they name another.
     public var tenant: TestTenant { tenants[0] }
@@ -70,9 +72,11 @@ public func withAccounts(
                     logger: Logger(label: "accounts-test"), loginGate: AsyncGate(permits: loginPermits),
                     statementTimeout: statementTimeout, now: { clock.now }))
             let endpoints = StorykeepApplication.tenantEndpoints(graphQL: graphQL, config: try await testConfig())
-            try await withTestServer(endpoints: endpoints, liveSocket: LiveSocketEndpoint(graphQL: graphQL, limits: liveLimits), setup: setup, configure: configure) { client, _ in
+            try await withTestServer(endpoints: endpoints, liveSocket: LiveSocketEndpoint(graphQL: graphQL, limits: liveLimits), setup: setup, configure: configure) { client, served in
                 try await test(
-                    AccountsHarness(client: client, engine: graphQL, tenants: tenants, clock: clock, app: app, owner: owner, argon2: argon2))
+                    AccountsHarness(
+                        client: client, engine: graphQL, tenants: tenants, clock: clock, app: app, owner: owner, argon2: argon2,
+                        served: served))
             }
         }
     }
