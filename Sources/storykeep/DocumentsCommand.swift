@@ -79,15 +79,7 @@ struct DocumentsCommand: AsyncParsableCommand {
 
         /// What is wrong with the document `text` registered as `id`, a line a problem.
         static func problems(of text: String, id: String, service: GraphQLService) -> [String] {
-            let source = Source(text, name: id)
-            let errors: [GraphQLError]
-            do throws(GraphQLError) {
-                let document = try GraphQL.parse(source, options: service.parseOptions)
-                errors = GraphQL.validate(schema: service.schema, document: document, source: source, options: service.validationOptions)
-            } catch {
-                errors = [error]
-            }
-            return errors.map { error in
+            service.documentErrors(text).map { error in
                 let at = error.locations.first.map { " (\($0.line):\($0.column))" } ?? ""
                 return "  \(id)\(at): \(error.message)"
             }

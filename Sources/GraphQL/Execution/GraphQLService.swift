@@ -54,6 +54,13 @@ public final class GraphQLService: Sendable {
         return SelectedOperation(type: document.operations[index].operation, rootFieldNames: document.rootFieldNames[index])
     }
 
+    /// Why `text` would not run here: its syntax or validation errors, with their locations;
+    /// none for a document that parses and validates (it is then cached for `execute`).
+    public func documentErrors(_ text: String) -> [GraphQLError] {
+        if case .invalid(let errors) = prepare(text) { return errors }
+        return []
+    }
+
     /// The document of `text`, parsed and validated, from the cache when it is there.
     func prepare(_ text: String) -> DocumentCache.Entry {
         if let entry = documentCache.entry(for: text) { return entry }
