@@ -203,7 +203,7 @@ create policy entries_insert on entries as restrictive for insert to public
     with check (author_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy entries_read on entries as restrictive for select to public
-    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR archived_at IS NULL AND (EXISTS ( SELECT
+    using (( SELECT figures_counting() AS figures_counting) OR author_id = (( SELECT current_person_id() AS current_person_id)) OR archived_at IS NULL AND (EXISTS ( SELECT
    FROM shares_naming_me() s(tenant_id, entry_id)
   WHERE s.tenant_id = entries.tenant_id AND s.entry_id = entries.id
  OFFSET 0)) OR (( SELECT current_person_role() AS current_person_role)) = 'CMS'::text AND (EXISTS ( SELECT
@@ -514,7 +514,7 @@ create policy safety_alerts_insert on safety_alerts as restrictive for insert to
     with check (young_person_id = (( SELECT current_person_id() AS current_person_id)) AND (( SELECT current_person_role() AS current_person_role)) = 'YOUNG_PERSON'::text OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy safety_alerts_read on safety_alerts as restrictive for select to public
-    using (young_person_id = (( SELECT current_person_id() AS current_person_id)) OR (young_person_id IN ( SELECT p.p
+    using (( SELECT figures_counting() AS figures_counting) OR young_person_id = (( SELECT current_person_id() AS current_person_id)) OR (young_person_id IN ( SELECT p.p
    FROM current_social_work_young_people() p(p))) OR (( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text AND (escalated_at IS NOT NULL OR (( SELECT current_person_id() AS current_person_id)) IS NULL) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy safety_alerts_tenant on safety_alerts as permissive for all to public
@@ -561,11 +561,11 @@ create policy shares_insert on shares as restrictive for insert to public
   WHERE p.tenant_id = shares.tenant_id AND p.id = shares.sharee_id AND p.disabled_at IS NULL)) AND ( SELECT current_tenant_has_module('sharing'::text) AS current_tenant_has_module) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy shares_parties on shares as restrictive for all to public
-    using (((( SELECT current_person_id() AS current_person_id)) = ANY (ARRAY[author_id, sharee_id])) OR ((( SELECT current_person_role() AS current_person_role)) = ANY (ARRAY['CMS'::text, 'EXPORT_LOG'::text])) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL)
+    using (( SELECT figures_counting() AS figures_counting) OR ((( SELECT current_person_id() AS current_person_id)) = ANY (ARRAY[author_id, sharee_id])) OR ((( SELECT current_person_role() AS current_person_role)) = ANY (ARRAY['CMS'::text, 'EXPORT_LOG'::text])) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL)
     with check (((( SELECT current_person_id() AS current_person_id)) = ANY (ARRAY[author_id, sharee_id])) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy shares_read on shares as restrictive for select to public
-    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.a
+    using (( SELECT figures_counting() AS figures_counting) OR author_id = (( SELECT current_person_id() AS current_person_id)) OR unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.a
    FROM current_assignments_as_adult() a(a))) AND ( SELECT current_tenant_has_module('sharing'::text) AS current_tenant_has_module) OR ((( SELECT current_person_role() AS current_person_role)) = ANY (ARRAY['CMS'::text, 'EXPORT_LOG'::text])) AND unshared_at IS NULL AND ( SELECT current_tenant_has_module('export'::text) AS current_tenant_has_module) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy shares_tenant on shares as permissive for all to public

@@ -29,4 +29,5 @@ Demo logins for the tenant demo (mutation login(username, password) at /t/demo/g
   e.g. curl -s -XPOST http://127.0.0.1:${STORYKEEP_HTTP_PORT:-8080}/t/demo/graphql -H 'content-type: application/json' \\
          -d '{"query":"mutation{login(username:\"$demo_young_username\",password:\"$demo_young_password\"){token}}"}'
 LOGINS
-exec .build/debug/storykeep serve
+# The GraphQL explorer (off by default, Config/storykeep.json) is on for a local run.
+STORYKEEP_EXPLORER_ENABLED=${STORYKEEP_EXPLORER_ENABLED:-true} exec .build/debug/storykeep serve

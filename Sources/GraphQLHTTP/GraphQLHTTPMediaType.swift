@@ -55,6 +55,28 @@ public enum GraphQLHTTPResponseType: Sendable, Equatable {
     }
 }
 
+extension GraphQLHTTPResponseType {
+    /// Whether an `Accept` header asks for a page rather than a GraphQL response: `text/html` is
+    /// listed with a weight above every GraphQL response type's (`application/json`,
+    /// `application/graphql-response+json`, named exactly), as a browser's address bar sends
+    /// (`text/html,...,*/*;q=0.8`). A wildcard alone, `fetch`'s and curl's `*/*`, is no request
+    /// for HTML.
+    public static func prefersHTML(accept: String?) -> Bool {
+        guard let accept else { return false }
+        var html = 0.0
+        var json = 0.0
+        for range in GraphQLHTTPMediaType.parseList(accept) {
+            guard let quality = range.quality else { continue }
+            switch (range.type, range.subtype) {
+            case ("text", "html"): html = max(html, quality)
+            case ("application", "json"), ("application", "graphql-response+json"): json = max(json, quality)
+            default: continue
+            }
+        }
+        return html > 0 && html > json
+    }
+}
+
 /// A media type or media range as written in `Content-Type` and `Accept`: lowercased type and
 /// subtype, and parameters (names lowercased, values unquoted).
 struct GraphQLHTTPMediaType: Equatable {

@@ -18,6 +18,8 @@ public import Storykeep
 /// 7. Hummingbird's `MetricsMiddleware` (swift-metrics, into ``ServerMetrics``);
 /// 8. ``BodyLimitMiddleware``.
 ///
+/// Under each tenant's root, ``GraphQLSSEMiddleware`` and, with `explorer.enabled`, ``ExplorerMiddleware``.
+///
 /// Routes: ``HealthRoutes`` at `/health/...`; ``MetricsRoute`` at `/metrics`; each ``TenantEndpoint`` under `/t/<slug>/` and under
 /// `/` (for requests on a tenant's own host). Any other path under `/t/<slug>/` answers 404 JSON,
 /// "No such tenant." when the slug names none, so probing slugs tells nothing more.
@@ -68,6 +70,7 @@ public enum StorykeepApplication {
         let byHost = router.group(context: TenantRequestContext.self)
         for root in [byPath, byHost] {
             if let live = parts.liveSocket { root.add(middleware: GraphQLSSEMiddleware(endpoint: live)) }
+            if config.explorer.enabled { root.add(middleware: ExplorerMiddleware(config: config.explorer)) }
             for endpoint in parts.endpoints {
                 endpoint.register(on: root)
             }

@@ -25,7 +25,8 @@ public struct TenantGraphQLExecutor: GraphQLHTTPExecutor {
                 query: operation.query, operationName: operation.operationName, variables: operation.variables,
                 extensions: operation.extensions),
             tenant: context.tenant, credential: context.credential, links: context.links,
-            allowedOperationTypes: operation.allowedOperationTypes, requestID: context.requestID)
+            allowedOperationTypes: operation.allowedOperationTypes, requestID: context.requestID,
+            acceptLanguage: request.headers[.acceptLanguage])
         switch outcome {
         case .response(let response):
             GraphQLMetrics.record(response.errors, tenant: context.tenant.slug)

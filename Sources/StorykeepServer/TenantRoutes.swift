@@ -13,7 +13,9 @@ public protocol TenantEndpoint: Sendable {
 }
 
 /// `GET /t/<slug>/` (or `/` on a tenant's host): what a client shows before anyone logs in —
-/// the agency's name, the terms version to accept, the time zone. Nothing private.
+/// the agency's name, the terms version to accept and their summary (in the language the
+/// request's `Accept-Language` prefers among the agency's, else English: `language` says which),
+/// the time zone and the agency's languages. Nothing private.
 public struct TenantInfoEndpoint: TenantEndpoint {
     public init() {}
 
@@ -21,13 +23,19 @@ public struct TenantInfoEndpoint: TenantEndpoint {
         var slug: String
         var displayName: String
         var termsVersion: String
+        var termsSummary: String?
+        var language: String
+        var languages: [String]
         var timeZone: String
     }
 
     public func register(on group: RouterGroup<TenantRequestContext>) {
-        group.get { _, context in
+        group.get { request, context in
             let file = context.tenant.file
-            return Info(slug: file.slug, displayName: file.displayName, termsVersion: file.termsVersion, timeZone: file.timeZone)
+            let language = AcceptLanguage.best(request.headers[.acceptLanguage], among: file.languages) ?? LocalizedText.fallback
+            return Info(
+                slug: file.slug, displayName: file.displayName, termsVersion: file.termsVersion,
+                termsSummary: file.termsSummary?.text(in: language), language: language, languages: file.languages, timeZone: file.timeZone)
         }
     }
 }

@@ -109,3 +109,21 @@ import Storykeep
         }
     }
 }
+
+extension ConfigTests {
+    @Test func theExplorerIsOffByDefaultAndItsAssetsURLIsChecked() async throws {
+        let defaults = try await StorykeepConfig.load(environment: [:], directory: try checkout())
+        #expect(!defaults.explorer.enabled)
+        #expect(defaults.explorer.assetsURL == nil)
+        let hosted = try await StorykeepConfig.load(
+            environment: ["STORYKEEP_EXPLORER_ENABLED": "true", "STORYKEEP_EXPLORER_ASSETS_URL": "https://cdn.agency.example/graphiql"],
+            directory: try checkout())
+        #expect(hosted.explorer.enabled)
+        #expect(hosted.explorer.assetsURL == "https://cdn.agency.example/graphiql/")
+        for bad in ["javascript:alert(1)", "//cdn.example", "https://", "https://cdn.example/a b", "https://cdn.example/\"x", "https://cdn.example/?v=1"] {
+            await #expect(throws: ConfigError.self, "\(bad)") {
+                try await StorykeepConfig.load(environment: ["STORYKEEP_EXPLORER_ASSETS_URL": bad], directory: try checkout())
+            }
+        }
+    }
+}

@@ -84,7 +84,7 @@ struct JournalProfileTests {
         // The seed's generator: a fixed sequence, so that a random choice is reproducible.
         var generator = SeedRandom(seed: 42)
         let happy = Suggestions.choose(count: 3, from: all, mood: "Happy", recent: [], using: &generator)
-        #expect(happy.count == 3 && Set(happy.map(\.text)).count == 3 && !happy.contains { $0.text.hasPrefix("Who") })
+        #expect(happy.count == 3 && Set(happy.map(\.text)).count == 3 && !happy.contains { $0.text.english.hasPrefix("Who") })
         let fresh = Suggestions.choose(
             count: 3, from: all, mood: "Sad", recent: ["Draw your day", "Describe your room"], using: &generator)
         #expect(fresh.count == 3 && fresh.last?.text == "Describe your room")

@@ -7,6 +7,7 @@
 @_exported import StorykeepCaseload
 @_exported import StorykeepCore
 @_exported import StorykeepExport
+@_exported import StorykeepFigures
 @_exported import StorykeepJournals
 @_exported import StorykeepNotifications
 @_exported import StorykeepPrivacy

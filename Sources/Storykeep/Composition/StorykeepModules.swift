@@ -22,6 +22,7 @@ public enum StorykeepModules {
         AuditModule(),
         SocialModule(),
         WebhooksModule(),
+        FiguresModule(),
         PrivacyModule(modules: { StorykeepModules.all }),
     ]
 

@@ -4,6 +4,7 @@ public import Logging
 public import Postgres
 public import StorykeepCore
 import StorykeepAccounts
+import StorykeepProfile
 
 /// Runs a tenant's GraphQL requests: finds the tenant's schema, authenticates the bearer token,
 /// and executes in the database context of whoever is asking.
@@ -65,7 +66,7 @@ public struct TenantGraphQL: Sendable {
     /// registered documents (byte for byte), whichever way they came.
     public func execute(
         _ request: GraphQLRequest, tenant: Tenant, credential: Credential, links: any ResourceLinks,
-        allowedOperationTypes: Set<OperationType> = [.query, .mutation], requestID: String? = nil
+        allowedOperationTypes: Set<OperationType> = [.query, .mutation], requestID: String? = nil, acceptLanguage: String? = nil
     ) async -> Outcome {
         guard let composed = composedSchema(for: tenant) else { return .response(GraphQLResponse(errors: [.internal()])) }
         if let refused = Self.untrustedDocument(request, tenant: tenant) { return .response(refused) }
@@ -78,7 +79,10 @@ public struct TenantGraphQL: Sendable {
         }
         guard allowedOperationTypes.contains(operation.type) else { return .operationNotAllowed(operation.type) }
 
-        let run = Run(request: request, composed: composed, tenant: tenant, services: services, links: links, requestID: requestID)
+        let language = RequestLanguage(
+            languages: tenant.file.languages, acceptLanguage: acceptLanguage, personLanguage: { tx in try await ProfileStore(tx).language() })
+        let run = Run(
+            request: request, composed: composed, tenant: tenant, services: services, links: links, requestID: requestID, language: language)
         let token: SessionToken
         switch credential {
         case .none: return .response(await run(viewer: nil, invalidToken: false, transaction: nil))
@@ -174,13 +178,14 @@ private struct Run {
     var services: DomainServices
     var links: any ResourceLinks
     var requestID: String?
+    var language: RequestLanguage
 
     func callAsFunction(
         viewer: Viewer?, client: ServiceClient? = nil, invalidToken: Bool, transaction: PostgresTransaction?
     ) async -> GraphQLResponse {
         let context = ResolverContext(
             tenant: tenant, viewer: viewer, presentedInvalidToken: invalidToken, services: services, transaction: transaction,
-            events: composed.events, links: links, client: client, requestID: requestID)
+            events: composed.events, links: links, client: client, requestID: requestID, language: language)
         var response = await composed.service.execute(request, context: context)
         // The document is valid and names an operation (``TenantGraphQL/execute`` checked), so a
         // request error here is a variable the schema refused (a missing `date`, a malformed

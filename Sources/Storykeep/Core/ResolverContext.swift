@@ -44,12 +44,14 @@ public final class ResolverContext: Sendable {
     /// The HTTP request's id (`X-Request-Id`, RequestIDMiddleware's), which the audit trail
     /// records; nil where no HTTP request runs this (a live subscription's updates).
     public let requestID: String?
+    /// How the language of the request's texts is chosen (``language(on:)``).
+    public let languagePreference: RequestLanguage
     private let requestTransaction: PostgresTransaction?
 
     public init(
         tenant: Tenant, viewer: Viewer?, presentedInvalidToken: Bool, services: DomainServices,
         transaction: PostgresTransaction?, events: EventBus = EventBus(), links: any ResourceLinks, client: ServiceClient? = nil,
-        requestID: String? = nil
+        requestID: String? = nil, language: RequestLanguage? = nil
     ) {
         self.tenant = tenant
         self.events = events
@@ -60,6 +62,19 @@ public final class ResolverContext: Sendable {
         self.services = services
         self.requestTransaction = transaction
         self.requestID = requestID
+        self.languagePreference = language ?? RequestLanguage(languages: tenant.file.languages, acceptLanguage: nil, personLanguage: nil)
+    }
+
+    /// The language this request's texts (``LocalizedText``) are shown in; the person's choice is
+    /// read in `tx` the first time (``RequestLanguage``).
+    public func language(on tx: PostgresTransaction) async throws -> String {
+        try await languagePreference.language { viewer == nil ? nil : try await languagePreference.personLanguage?(tx) }
+    }
+
+    /// The same, in the request's transaction (or a short one of its own when there is a person
+    /// to ask about).
+    public func language() async throws -> String {
+        try await languagePreference.language { viewer == nil ? nil : try await transaction { tx in try await languagePreference.personLanguage?(tx) } }
     }
 
     /// The viewer's database context: the person, the client, or the tenant alone when anonymous.

@@ -5,8 +5,9 @@ public import StorykeepCore
 public struct JournalSettings: TenantSettings {
     public static let keys = CodingKeys.allCases.map(\.rawValue)
 
-    /// `checkInQuestion` (default "How are you feeling today?"): the daily mood check-in question.
-    public var checkInQuestion: String
+    /// `checkInQuestion` (default "How are you feeling today?"): the daily mood check-in
+    /// question, in the agency's languages (``LocalizedText``).
+    public var checkInQuestion: LocalizedText
     /// `moodIcons` (required, at least one): the default mood icons a young person starts with.
     public var moodIcons: [MoodIcon]
     /// `prompts` (default none): smart-suggestion prompts for writing an entry.
@@ -18,8 +19,8 @@ public struct JournalSettings: TenantSettings {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        checkInQuestion = try c.decode(String.self, forKey: .checkInQuestion, default: "How are you feeling today?")
-        try c.require(!checkInQuestion.isBlank, at: .checkInQuestion, "a non-empty question")
+        checkInQuestion = try c.decode(LocalizedText.self, forKey: .checkInQuestion, default: LocalizedText("How are you feeling today?"))
+        try c.require(checkInQuestion.all.allSatisfy { !$0.isBlank }, at: .checkInQuestion, "a non-empty question in each language")
         uploads = try c.decode(UploadPolicy.self, forKey: .uploads, default: UploadPolicy())
         moodIcons = try c.decode([MoodIcon].self, forKey: .moodIcons)
         try c.require(!moodIcons.isEmpty, at: .moodIcons, "at least one mood icon")
@@ -33,7 +34,7 @@ public struct JournalSettings: TenantSettings {
 
 extension TenantFile {
     /// `checkInQuestion` (``JournalSettings``).
-    public var checkInQuestion: String {
+    public var checkInQuestion: LocalizedText {
         get { self[JournalSettings.self].checkInQuestion }
         set { self[JournalSettings.self].checkInQuestion = newValue }
     }
@@ -85,16 +86,26 @@ public struct UploadPolicy: Codable, Sendable, Equatable {
 public struct MoodIcon: Codable, Sendable, Equatable {
     /// `emoji` (required): what the icon shows.
     public var emoji: String
-    /// `label` (required, unique): what it means, read aloud by screen readers; a check-in's
-    /// mood (``TextLimit/mood``).
-    public var label: String
+    /// `label` (required, unique): what it means, read aloud by screen readers, in the agency's
+    /// languages (``LocalizedText``), each of ``TextLimit/mood``. Its English text is the mood's
+    /// name: what a check-in's `mood` is and entries keep, whatever the person's language.
+    public var labels: LocalizedText
+
+    /// The mood's name: the English label.
+    public var label: String { labels.english }
 
     enum CodingKeys: String, CodingKey, CaseIterable { case emoji, label }
 
     /// A mood icon of a person's own; `ProfileStore` checks it as the tenant file's are checked.
     public init(emoji: String, label: String) {
         self.emoji = emoji
-        self.label = label
+        self.labels = LocalizedText(label)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(emoji, forKey: .emoji)
+        try c.encode(labels, forKey: .label)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -102,27 +113,34 @@ public struct MoodIcon: Codable, Sendable, Equatable {
         emoji = try c.decode(String.self, forKey: .emoji)
         // One emoji is one Character (a grapheme cluster, 👍🏽 included): a shape, not a length limit.
         try c.require(!emoji.isBlank && emoji.count == 1, at: .emoji, "one emoji")
-        label = try c.decode(String.self, forKey: .label)
+        labels = try c.decode(LocalizedText.self, forKey: .label)
         try c.require(
-            !label.isBlank && TextLimit.mood.admits(label), at: .label, "a non-empty label of \(TextLimit.mood) (Unicode code points)")
+            labels.all.allSatisfy { !$0.isBlank && TextLimit.mood.admits($0) }, at: .label,
+            "a non-empty label of \(TextLimit.mood) (Unicode code points) in each language")
     }
 }
 
 /// One entry of `prompts:`: a suggestion offered when writing.
 public struct Prompt: Codable, Sendable, Equatable {
-    /// `text` (required): an entry's suggestion when answered (``TextLimit/suggestion``).
-    public var text: String
+    /// `text` (required): an entry's suggestion when answered (``TextLimit/suggestion``), in the
+    /// agency's languages (``LocalizedText``).
+    public var text: LocalizedText
     /// `moods` (default: any mood): offered after a check-in with one of these mood labels.
     public var moods: [String]
 
     enum CodingKeys: String, CodingKey, CaseIterable { case text, moods }
 
+    public init(text: LocalizedText, moods: [String] = []) {
+        self.text = text
+        self.moods = moods
+    }
+
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
-        text = try c.decode(String.self, forKey: .text)
+        text = try c.decode(LocalizedText.self, forKey: .text)
         try c.require(
-            !text.isBlank && TextLimit.suggestion.admits(text), at: .text,
-            "a non-empty prompt of \(TextLimit.suggestion) (Unicode code points)")
+            text.all.allSatisfy { !$0.isBlank && TextLimit.suggestion.admits($0) }, at: .text,
+            "a non-empty prompt of \(TextLimit.suggestion) (Unicode code points) in each language")
         moods = try c.decode([String].self, forKey: .moods, default: [])
     }
 }

@@ -44,9 +44,9 @@ extension MediaInfo: GraphQLFieldReadable {
 }
 
 extension MoodIcon {
-    /// The `MoodIcon` object.
-    public var graphQLValue: GraphQLValue {
-        .object(["emoji": .string(emoji), "label": .string(label)])
+    /// The `MoodIcon` object, its `text` in `language`.
+    public func graphQLValue(in language: String) -> GraphQLValue {
+        .object(["emoji": .string(emoji), "label": .string(label), "text": .string(labels.text(in: language))])
     }
 }
 

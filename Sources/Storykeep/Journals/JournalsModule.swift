@@ -64,19 +64,20 @@ public struct JournalsModule: StorykeepModule {
         module.query("suggestions", access: .authenticated) { arguments, context in
             let count = arguments["count"]?.intValue ?? 3
             guard (0...20).contains(count) else { throw GraphQLError.badUserInput(field: "count", "count: must be 0 to 20.") }
-            let (recent, mood) = try await context.transaction { tx in
+            let (recent, mood, language) = try await context.transaction { tx in
                 let recent = try await Suggestions.recentlyAnswered(limit: max(count, 3), on: tx)
+                let language = try await context.language(on: tx)
                 // Without a mood given, today's check-in's.
-                if let mood = arguments["mood"]?.stringValue { return (recent, Optional(mood)) }
+                if let mood = arguments["mood"]?.stringValue { return (recent, Optional(mood), language) }
                 guard case .done(_, let mood) = try await CheckInStore(tx).status(day: Self.today(context)) else {
-                    return (recent, nil)
+                    return (recent, nil, language)
                 }
-                return (recent, mood)
+                return (recent, mood, language)
             }
             var generator = SystemRandomNumberGenerator()
             return GraphQLValue.list(
                 Suggestions.choose(count: count, from: context.tenant.file.prompts, mood: mood, recent: recent, using: &generator)
-                    .map { .string($0.text) })
+                    .map { .string($0.text.text(in: language)) })
         }
     }
 
@@ -169,6 +170,7 @@ public struct JournalsModule: StorykeepModule {
     static func greeting(_ context: ResolverContext, on tx: PostgresTransaction) async throws -> [String: any Sendable] {
         let today = today(context)
         let icons = try await MoodIcons.current(defaults: context.tenant.file.moodIcons, on: tx)
+        let language = try await context.language(on: tx)
         let status = try await CheckInStore(tx).status(day: today)
         var entry: Entry?
         let name: String
@@ -180,8 +182,8 @@ public struct JournalsModule: StorykeepModule {
             entry = try await JournalStore(tx).entry(id: id)
         }
         return [
-            "question": context.tenant.file.checkInQuestion,
-            "moodIcons": icons.map(\.graphQLValue),
+            "question": context.tenant.file.checkInQuestion.text(in: language),
+            "moodIcons": icons.map { $0.graphQLValue(in: language) },
             "today": today,
             "checkIn": name,
             "checkInEntry": entry,

@@ -19,8 +19,10 @@ public enum Suggestions {
     ) -> [Prompt] {
         let fitting = prompts.filter { prompt in prompt.moods.isEmpty || mood.map(prompt.moods.contains) ?? true }
         let recentRank = Dictionary(recent.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        let fresh = fitting.filter { recentRank[$0.text] == nil }.shuffled(using: &generator)
-        let stale = fitting.filter { recentRank[$0.text] != nil }.sorted { recentRank[$0.text]! > recentRank[$1.text]! }
+        // An entry keeps the prompt's text in the language it was shown in: any of them.
+        func rank(_ prompt: Prompt) -> Int? { prompt.text.all.compactMap { recentRank[$0] }.min() }
+        let fresh = fitting.filter { rank($0) == nil }.shuffled(using: &generator)
+        let stale = fitting.filter { rank($0) != nil }.sorted { rank($0)! > rank($1)! }
         return Array((fresh + stale).prefix(max(count, 0)))
     }
 }

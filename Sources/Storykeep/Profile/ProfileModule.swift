@@ -40,7 +40,8 @@ public struct ProfileModule: StorykeepModule {
                 moodIcons: input["moodIcons"]?.listValue?.map {
                     MoodIcon(emoji: $0["emoji"]?.stringValue ?? "", label: $0["label"]?.stringValue ?? "")
                 },
-                entryBackgrounds: input["entryBackgrounds"]?.listValue?.map { $0.stringValue ?? "" })
+                entryBackgrounds: input["entryBackgrounds"]?.listValue?.map { $0.stringValue ?? "" },
+                language: try Self.language(input["language"], of: context.tenant.file))
             let profile = try await context.transaction { tx in
                 try await JournalError.renamingFields({ "input.\($0)" }) {
                     // Other modules may refuse the choices (rewards: one still locked) before anything is written.
@@ -58,9 +59,23 @@ public struct ProfileModule: StorykeepModule {
         }
     }
 
+    /// `input.language`, checked: one of the tenant's `languages`, or `""` for none (the
+    /// request's Accept-Language then chooses); nil to keep the current one.
+    static func language(_ value: GraphQLValue?, of file: TenantFile) throws -> ProfileLanguage? {
+        guard let code = value?.stringValue else { return nil }
+        if code.isEmpty { return .device }
+        guard file.languages.contains(code) else {
+            throw GraphQLError.badUserInput(
+                field: "input.language",
+                "input.language: \"\(code)\" is not one of the agency's languages (\(file.languages.joined(separator: ", "))).")
+        }
+        return .chosen(code)
+    }
+
     /// The `Profile` object, with its avatar picture's description (one statement more when the
     /// person has one).
     static func value(_ profile: Profile, context: ResolverContext) async throws -> [String: any Sendable] {
+        let language = try await context.language()
         var avatar: MediaInfo?
         if let id = profile.avatarMediaID {
             avatar = try await context.transaction { tx in try await MediaStore(tx).media(ids: [id]) }.first
@@ -73,7 +88,8 @@ public struct ProfileModule: StorykeepModule {
             "moodIconSet": profile.moodIconSet,
             "colours": GraphQLValue.list(
                 profile.colours.sorted { $0.key < $1.key }.map { .object(["role": .string($0.key), "value": .string($0.value)]) }),
-            "moodIcons": profile.moodIcons.map(\.graphQLValue),
+            "moodIcons": profile.moodIcons.map { $0.graphQLValue(in: language) },
+            "language": profile.language,
             "entryBackgrounds": profile.entryBackgrounds,
         ]
     }

@@ -3,14 +3,26 @@
 enum ProfileStatements {
     /// The person's profile in one row: the name the app greets them by (their own choice, or
     /// their name in the agency's records), avatar, avatar file, colours (jsonb), mood icons
-    /// (jsonb, null when they chose none), entry backgrounds (jsonb), theme and mood icon set.
+    /// (jsonb, null when they chose none), entry backgrounds (jsonb), theme, mood icon set and
+    /// language (Migrations/0041_profile_language.sql).
     static let profile = """
         select coalesce(pr.display_name, pe.display_name), pr.avatar, pr.avatar_media_id,
                coalesce(pr.colours, '{}'), pr.mood_icons, coalesce(pr.entry_backgrounds, '[]'),
-               pr.theme, pr.mood_icon_set
+               pr.theme, pr.mood_icon_set, pr.language
         from people pe
         left join profiles pr on pr.tenant_id = pe.tenant_id and pr.person_id = pe.id
         where pe.tenant_id = current_tenant_id() and pe.id = current_person_id()
+        """
+
+    /// The language the person chose, if any (no row: none).
+    static let language = """
+        select language from profiles where tenant_id = current_tenant_id() and person_id = current_person_id()
+        """
+
+    /// Sets the person's language to $1 (null: none); their profile row exists (``update`` ran first).
+    static let setLanguage = """
+        update profiles set language = $1, updated_at = clock_timestamp()
+        where tenant_id = current_tenant_id() and person_id = current_person_id()
         """
 
     /// Whether $1 is one of the person's image files.

@@ -22,6 +22,16 @@ public struct Profile: Sendable, Equatable {
     public var moodIcons: [MoodIcon]
     /// Colours and patterns offered as entries' backgrounds.
     public var entryBackgrounds: [String]
+    /// The language they chose to read the agency's texts in; nil for their device's.
+    public var language: String?
+}
+
+/// What `updateProfile` does with the person's language.
+public enum ProfileLanguage: Sendable, Equatable {
+    /// One of the tenant's languages (checked by the caller).
+    case chosen(String)
+    /// None: the request's Accept-Language chooses.
+    case device
 }
 
 /// What `ProfileStore.updateProfile` changes: each field given replaces the current value, each
@@ -35,11 +45,12 @@ public struct ProfileChanges: Sendable, Equatable {
     public var moodIconSet: String?
     public var moodIcons: [MoodIcon]?
     public var entryBackgrounds: [String]?
+    public var language: ProfileLanguage?
 
     public init(
         displayName: String? = nil, avatar: String? = nil, avatarMediaID: UUID? = nil, theme: String? = nil,
         colours: [String: String]? = nil, moodIconSet: String? = nil, moodIcons: [MoodIcon]? = nil,
-        entryBackgrounds: [String]? = nil
+        entryBackgrounds: [String]? = nil, language: ProfileLanguage? = nil
     ) {
         self.displayName = displayName
         self.avatar = avatar
@@ -49,6 +60,7 @@ public struct ProfileChanges: Sendable, Equatable {
         self.moodIconSet = moodIconSet
         self.moodIcons = moodIcons
         self.entryBackgrounds = entryBackgrounds
+        self.language = language
     }
 
     /// The avatar, theme and mood icon set as they will be written: trimmed, each checked against
@@ -90,7 +102,12 @@ public struct ProfileStore<Database: PostgresQueryable>: Sendable {
             avatarMediaID: try row.decode(UUID?.self, at: 2), theme: try row.decode(String?.self, at: 6),
             colours: try row.decodeJSON([String: String].self, at: 3), moodIconSet: try row.decode(String?.self, at: 7),
             moodIcons: try row.decode(PostgresJSON<[MoodIcon]>?.self, at: 4)?.value ?? defaultMoodIcons,
-            entryBackgrounds: try row.decodeJSON([String].self, at: 5))
+            entryBackgrounds: try row.decodeJSON([String].self, at: 5), language: try row.decode(String?.self, at: 8))
+    }
+
+    /// The language the person chose (``Profile/language``): one statement.
+    public func language() async throws -> String? {
+        try await database.query(ProfileStatements.language).first?.decode(String?.self, at: 0)
     }
 
     /// Applies `changes` and returns the profile. Refused (`badInput`, naming the field) when a
@@ -117,6 +134,10 @@ public struct ProfileStore<Database: PostgresQueryable>: Sendable {
             ProfileStatements.update,
             displayName, avatar, changes.avatarMediaID, changes.colours.map(PostgresJSON.init),
             changes.moodIcons.map(PostgresJSON.init), backgrounds.map(PostgresJSON.init), theme, moodIconSet)
+        if let language = changes.language {
+            let code: String? = if case .chosen(let code) = language { code } else { nil }
+            try await database.execute(ProfileStatements.setLanguage, code)
+        }
         return try await profile(defaultMoodIcons: defaultMoodIcons)
     }
 

@@ -46,7 +46,8 @@ public struct SafetyModule: StorykeepModule {
         let staff = FieldAccess.roles([.socialWorker, .agencyAdmin])
 
         module.query("safety", access: .anyone) { _, context in
-            ["helplines": context.tenant.file.safety.helplines] as [String: any Sendable]
+            let language = try await context.language()
+            return ["helplines": context.tenant.file.safety.helplines.map { $0.value(in: language) }] as [String: any Sendable]
         }
         module.query("mySafetyAlerts", access: .roles([.youngPerson])) { arguments, context in
             try await context.transaction { tx in try await SafetyAlerts(tx).own(first: arguments["first"]?.intValue ?? 50) }

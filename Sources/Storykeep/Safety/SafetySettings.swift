@@ -36,19 +36,20 @@ public struct SafetyPolicy: TenantFileValue {
 
 /// One entry of `safety.helplines`: a name, and a phone number or a web address or both.
 public struct Helpline: Codable, Sendable, Equatable {
-    /// `name` (required): 1 to 100 characters (Unicode code points).
-    public var name: String
+    /// `name` (required): 1 to 100 characters (Unicode code points), in the agency's languages
+    /// (``LocalizedText``).
+    public var name: LocalizedText
     /// `phone`: digits, spaces and `+ ( ) -`, 3 to 30 characters.
     public var phone: String?
-    /// `hours`: when it answers, in words, 1 to 100 characters.
-    public var hours: String?
+    /// `hours`: when it answers, in words, 1 to 100 characters, in the agency's languages.
+    public var hours: LocalizedText?
     /// `url`: an `https://` or `http://` address of at most 500 characters.
     public var url: String?
 
     public init(name: String, phone: String? = nil, hours: String? = nil, url: String? = nil) {
-        self.name = name
+        self.name = LocalizedText(name)
         self.phone = phone
-        self.hours = hours
+        self.hours = hours.map { LocalizedText($0) }
         self.url = url
     }
 
@@ -56,15 +57,23 @@ public struct Helpline: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
-        name = try c.decode(String.self, forKey: .name)
-        try c.require(!name.isBlank && TextLimit.length(of: name) <= 100, at: .name, "a name of 1 to 100 characters")
+        name = try c.decode(LocalizedText.self, forKey: .name)
+        try c.require(
+            name.all.allSatisfy { !$0.isBlank && TextLimit.length(of: $0) <= 100 }, at: .name, "a name of 1 to 100 characters in each language")
         phone = try c.decodeIfPresent(String.self, forKey: .phone)
         try c.require(phone.map(Self.isPhone) ?? true, at: .phone, "a phone number of 3 to 30 digits, spaces and + ( ) -")
-        hours = try c.decodeIfPresent(String.self, forKey: .hours)
-        try c.require(hours.map { !$0.isBlank && TextLimit.length(of: $0) <= 100 } ?? true, at: .hours, "1 to 100 characters")
+        hours = try c.decodeIfPresent(LocalizedText.self, forKey: .hours)
+        try c.require(
+            hours.map { $0.all.allSatisfy { !$0.isBlank && TextLimit.length(of: $0) <= 100 } } ?? true, at: .hours,
+            "1 to 100 characters in each language")
         url = try c.decodeIfPresent(String.self, forKey: .url)
         try c.require(url.map(Self.isWebAddress) ?? true, at: .url, "an https:// or http:// address of at most 500 characters")
         try c.require(phone != nil || url != nil, at: .phone, "a phone number or a url (or both)")
+    }
+
+    /// The `Helpline` object, its words in `language`.
+    func value(in language: String) -> [String: any Sendable] {
+        ["name": name.text(in: language), "phone": phone, "hours": hours?.text(in: language), "url": url]
     }
 
     static func isPhone(_ text: String) -> Bool {

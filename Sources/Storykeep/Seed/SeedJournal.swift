@@ -115,12 +115,12 @@ struct SeedJournalRows {
         let firstDay = options.until.daysSince2000 - options.days + 1
         let startMicros = Self.micros(day: firstDay, second: 8 * 3600)
         let labels = tenant.file.moodIcons.map(\.label)
-        let prompts = tenant.file.prompts.map(\.text)
+        let prompts = tenant.file.prompts.map(\.text.english)
         let language = r.chance(0.75) ? SeedText.english : r.pick(SeedText.languages.dropFirst())
 
         // Their tags: some of the agency's suggestions and a few of their own.
         var names: [String] = []
-        var suggested = tenant.file.suggestedTags
+        var suggested = tenant.file.suggestedTags.map(\.english)
         for i in 0..<suggested.count { suggested.swapAt(i, r.int(i..<suggested.count)) }
         names += suggested.prefix(r.int(min(3, suggested.count)...min(8, suggested.count)))
         for _ in 0..<r.int(0...2) {

@@ -25,9 +25,9 @@ public struct TagsModule: StorykeepModule {
             try await context.transaction { tx in try await TagStore(tx).tags() }
         }
         module.query("suggestedTags", access: .authenticated) { _, context in
-            let own = try await context.transaction { tx in try await TagStore(tx).tags() }
+            let (own, language) = try await context.transaction { tx in (try await TagStore(tx).tags(), try await context.language(on: tx)) }
             let taken = Set(own.map { $0.name.lowercased() })
-            return context.tenant.file.suggestedTags.filter { !taken.contains($0.lowercased()) }
+            return context.tenant.file.suggestedTags.map { $0.text(in: language) }.filter { !taken.contains($0.lowercased()) }
         }
         module.mutation("createTag", access: .authenticated) { arguments, context in
             try await context.transaction { tx in try await TagStore(tx).createTag(name: arguments["name"]?.stringValue ?? "") }

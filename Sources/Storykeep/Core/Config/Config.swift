@@ -23,6 +23,7 @@ public struct StorykeepConfig: Sendable {
     public var log: Log
     public var metrics: Metrics
     public var jobs: Jobs
+    public var explorer: Explorer
 
     /// Reads every section from `reader`.
     public init(reader: ConfigReader) throws {
@@ -40,6 +41,7 @@ public struct StorykeepConfig: Sendable {
         log = try Log(reader: reader.scoped(to: "log"))
         metrics = Metrics(reader: reader.scoped(to: "metrics"))
         jobs = try Jobs(reader: reader.scoped(to: "jobs"))
+        explorer = try Explorer(reader: reader.scoped(to: "explorer"))
     }
 
     /// Where the server listens and what it accepts.

@@ -24,13 +24,21 @@ public struct TenantFile: Codable, Sendable, Equatable {
     public var timeZone: String
     /// `termsVersion` (required): the terms people must have accepted; raising it asks again.
     public var termsVersion: String
+    /// `termsSummary` (default none): the terms in a few plain sentences, at most 2,000
+    /// characters in each of the agency's languages (``LocalizedText``), shown before login with
+    /// the terms version (`GET /t/<slug>/`).
+    public var termsSummary: LocalizedText?
     /// `modules` (required): the optional modules this agency enables (see ``TenantFileFormat``).
     public var modules: [TenantModule]
+    /// `languages` (default `[en]`): the languages the agency's texts come in (``LocalizedText``)
+    /// and its people may choose (`profile.language`), as ISO 639 codes (`en`, `cy`, `ga`, `pl`,
+    /// `ro`, `ar`); English among them, every text's fallback.
+    public var languages: [String]
     /// The modules' sections, by their type.
     private var sections: [ObjectIdentifier: any TenantSettings]
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case slug, displayName, hosts, timeZone, termsVersion, modules
+        case slug, displayName, hosts, timeZone, termsVersion, termsSummary, modules, languages
     }
 
     /// The section `type` of the file. Every section of the format the file was read with is
@@ -90,15 +98,37 @@ public struct TenantFile: Codable, Sendable, Equatable {
             try c.require(Set(modules).count == modules.count, at: .modules, "each module once")
             return modules
         }
-        var sections: [ObjectIdentifier: any TenantSettings] = [:]
-        for type in format.sections {
-            sections[ObjectIdentifier(type)] = attempt { try type.init(from: decoder) }
+        let languages = attempt {
+            let languages = try c.decode([String].self, forKey: .languages, default: [LocalizedText.fallback])
+            try c.require(
+                languages.allSatisfy(LocalizedText.isLanguageCode), at: .languages,
+                "ISO 639 language codes of two or three lowercase letters, such as en, cy, ga, pl, ro, ar")
+            try c.require(languages.contains(LocalizedText.fallback), at: .languages, "English (en) among them: every text falls back to it")
+            try c.require(Set(languages).count == languages.count, at: .languages, "each language once")
+            return languages
         }
-        guard problems.isEmpty, let slug, let displayName, let hosts, let timeZone, let termsVersion, let modules else {
+        // The sections' texts may be in the file's languages only.
+        var sections: [ObjectIdentifier: any TenantSettings] = [:]
+        var termsSummary: LocalizedText?? = nil
+        LocalizedText.$fileLanguages.withValue(languages ?? [LocalizedText.fallback]) {
+            termsSummary = attempt {
+                let summary = try c.decodeIfPresent(LocalizedText.self, forKey: .termsSummary)
+                try c.require(
+                    summary.map { $0.all.allSatisfy { !$0.isBlank && TextLimit.length(of: $0) <= 2000 } } ?? true, at: .termsSummary,
+                    "a summary of 1 to 2000 characters in each language")
+                return summary
+            }
+            for type in format.sections {
+                sections[ObjectIdentifier(type)] = attempt { try type.init(from: decoder) }
+            }
+        }
+        guard problems.isEmpty, let slug, let displayName, let hosts, let timeZone, let termsVersion, let termsSummary, let modules, let languages else {
             throw problems.count == 1 ? problems[0] : TenantFileProblems(errors: problems)
         }
         (self.slug, self.displayName, self.hosts, self.timeZone, self.termsVersion) = (slug, displayName, hosts, timeZone, termsVersion)
         self.modules = modules
+        self.languages = languages
+        self.termsSummary = termsSummary
         self.sections = sections
     }
 
@@ -110,13 +140,15 @@ public struct TenantFile: Codable, Sendable, Equatable {
         try c.encode(timeZone, forKey: .timeZone)
         try c.encode(termsVersion, forKey: .termsVersion)
         try c.encode(modules, forKey: .modules)
+        try c.encode(languages, forKey: .languages)
+        try c.encodeIfPresent(termsSummary, forKey: .termsSummary)
         // Each section writes its keys into the same mapping.
         for section in sections.values { try section.encode(to: encoder) }
     }
 
     public static func == (lhs: TenantFile, rhs: TenantFile) -> Bool {
         (lhs.slug, lhs.displayName, lhs.hosts, lhs.timeZone, lhs.termsVersion) == (rhs.slug, rhs.displayName, rhs.hosts, rhs.timeZone, rhs.termsVersion)
-            && lhs.modules == rhs.modules && lhs.sections.count == rhs.sections.count
+            && lhs.modules == rhs.modules && lhs.languages == rhs.languages && lhs.termsSummary == rhs.termsSummary && lhs.sections.count == rhs.sections.count
             && lhs.sections.allSatisfy { key, section in rhs.sections[key].map(section.isEqual) ?? false }
     }
 
