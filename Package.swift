@@ -22,6 +22,7 @@ let domainModules: [(name: String, uses: [String])] = [
     ("Webhooks", []),
     ("Privacy", []),
     ("Social", ["Journals", "Notifications"]),
+    ("Messaging", ["Journals", "Notifications", "Social"]),
 ]
 
 /// Files a module reads at run time, in its folder (the export's HTML template).

@@ -8,6 +8,7 @@
 @_exported import StorykeepCore
 @_exported import StorykeepExport
 @_exported import StorykeepJournals
+@_exported import StorykeepMessaging
 @_exported import StorykeepNotifications
 @_exported import StorykeepPrivacy
 @_exported import StorykeepProfile

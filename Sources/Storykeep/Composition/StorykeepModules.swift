@@ -21,13 +21,14 @@ public enum StorykeepModules {
         ExportModule(),
         AuditModule(),
         SocialModule(),
+        MessagingModule(),
         WebhooksModule(),
         PrivacyModule(modules: { StorykeepModules.all }),
     ]
 
     /// Module names announced whose modules have not landed yet: a tenant file's `modules`
     /// naming one is refused ("not available yet"), so that no agency believes it has it.
-    public static let announced: [TenantModule] = [.messaging]
+    public static let announced: [TenantModule] = []
 
     /// How tenant files are read: every module's sections.
     public static let tenantFileFormat = format(of: all)
@@ -65,11 +66,6 @@ public enum StorykeepModules {
     public static var endpoints: [ModuleEndpoint] {
         all.flatMap(\.endpoints)
     }
-}
-
-extension TenantModule {
-    /// Announced: its module has not landed yet.
-    public static let messaging = TenantModule(rawValue: "messaging")
 }
 
 // Tenant files in the server's format, unless a caller says otherwise.
