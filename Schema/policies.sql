@@ -768,10 +768,14 @@ create policy social_posts_insert on social_posts as restrictive for insert to p
     with check (author_id = (( SELECT current_person_id() AS current_person_id)) AND ( SELECT current_person_in_social() AS current_person_in_social) AND (group_id IS NULL OR (group_id IN ( SELECT current_social_groups() AS current_social_groups))) AND NOT ( SELECT current_person_suspended() AS current_person_suspended) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy social_posts_read on social_posts as restrictive for select to public
-    using (author_id = (( SELECT current_person_id() AS current_person_id)) AND ( SELECT current_person_in_social() AS current_person_in_social) OR ( SELECT current_person_moderates_social() AS current_person_moderates_social) OR ( SELECT current_person_in_social() AS current_person_in_social) AND status = 'PUBLISHED'::social_content_status AND deleted_at IS NULL AND NOT (author_id IN ( SELECT current_social_blocked() AS current_social_blocked)) AND
+    using (author_id = (( SELECT current_person_id() AS current_person_id)) AND ( SELECT current_person_in_social() AS current_person_in_social) OR ( SELECT current_person_moderates_social() AS current_person_moderates_social) OR ( SELECT current_person_in_social() AS current_person_in_social) AND status = 'PUBLISHED'::social_content_status AND deleted_at IS NULL AND NOT (author_id IN ( SELECT b.b
+   FROM current_social_blocked() b(b))) AND
 CASE
-    WHEN group_id IS NOT NULL THEN (group_id IN ( SELECT current_social_groups() AS current_social_groups))
-    ELSE (author_id IN ( SELECT current_social_friends() AS current_social_friends)) OR visibility = 'AGENCY'::social_post_visibility AND NOT (author_id IN ( SELECT current_social_private_people() AS current_social_private_people))
+    WHEN group_id IS NOT NULL THEN (group_id IN ( SELECT g.g
+       FROM current_social_groups() g(g)))
+    ELSE (author_id IN ( SELECT f.f
+       FROM current_social_friends() f(f))) OR visibility = 'AGENCY'::social_post_visibility AND NOT (author_id IN ( SELECT p.p
+       FROM current_social_private_people() p(p)))
 END OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy social_posts_tenant on social_posts as permissive for all to public

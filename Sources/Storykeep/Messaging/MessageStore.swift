@@ -94,7 +94,9 @@ public struct MessageStore<Database: PostgresQueryable>: Sendable {
         let may = try await database.query(MessageStatements.mayMessage, recipient)[0]
         if try may.decode(Bool.self, at: 1) { try await ModerationStore(database).requireNotSuspended() }
         guard try may.decode(Bool.self, at: 0) else { throw GraphQLError.notFound() }
-        if let stranger = try await database.query(PostStatements.notMyMedia, input.mediaIDs)[0].decode([UUID].self, at: 0).first {
+        if !input.mediaIDs.isEmpty,
+            let stranger = try await database.query(PostStatements.notMyMedia, input.mediaIDs)[0].decode([UUID].self, at: 0).first
+        {
             throw GraphQLError.badUserInput(field: "mediaIds", "mediaIds: \(stranger.lowercased) is not one of your files.")
         }
         let conversation: UUID

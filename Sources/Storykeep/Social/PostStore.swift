@@ -86,7 +86,9 @@ public struct PostStore<Database: PostgresQueryable>: Sendable {
     /// `input.mediaIds` naming a file that is not theirs, on `input.groupId` for a group they are
     /// not a member of.
     public func create(_ input: PostInput) async throws -> Post {
-        if let stranger = try await database.query(PostStatements.notMyMedia, input.mediaIDs)[0].decode([UUID].self, at: 0).first {
+        if !input.mediaIDs.isEmpty,
+            let stranger = try await database.query(PostStatements.notMyMedia, input.mediaIDs)[0].decode([UUID].self, at: 0).first
+        {
             throw GraphQLError.badUserInput(field: "input.mediaIds", "mediaIds: \(stranger.lowercased) is not one of your files.")
         }
         if let group = input.groupID, !(try await database.query(PostStatements.isMember, group)[0].decode(Bool.self, at: 0)) {
