@@ -23,6 +23,7 @@ let domainModules: [(name: String, uses: [String])] = [
     ("Privacy", []),
     ("Social", ["Journals", "Notifications"]),
     ("Figures", ["Journals", "Sharing"]),
+    ("Messaging", ["Journals", "Notifications", "Social"]),
 ]
 
 /// Files a module reads at run time, in its folder (the export's HTML template).
