@@ -47,16 +47,15 @@ struct ServeCommand: AsyncParsableCommand {
         logger.info("Storykeep stopped")
     }
 
-    /// Prints where the API is, and each tenant's GraphQL URL; unbuffered, like the logs, so that
-    /// it shows at once in a pipe too.
+    /// Prints where the API is at once, then each tenant's GraphQL URL once the tenants are read
+    /// (a database of thousands of agencies takes a while); unbuffered, like the logs, so that it
+    /// shows at once in a pipe too.
     private func announce(host: String, port: Int, tenants: TenantCache, logger: Logger) async {
         let base = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
-        var text = "Storykeep is serving on \(base)  (health: \(base)/health/ready; Ctrl-C stops it)\n"
-        defer { FileHandle.standardOutput.write(Data(text.utf8)) }
+        FileHandle.standardOutput.write(Data("Storykeep is serving on \(base)  (health: \(base)/health/ready; Ctrl-C stops it)\n".utf8))
         do {
-            for tenant in try await tenants.all() {
-                text += "  tenant \(tenant.slug): \(base)/t/\(tenant.slug)/graphql\n"
-            }
+            let lines = try await tenants.all().map { "  tenant \($0.slug): \(base)/t/\($0.slug)/graphql\n" }
+            FileHandle.standardOutput.write(Data(lines.joined().utf8))
         } catch {
             logger.warning("Tenants cannot be read yet", metadata: ["error": "\(error)"])
         }
