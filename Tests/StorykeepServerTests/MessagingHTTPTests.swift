@@ -11,10 +11,7 @@ import Testing
 struct MessagingHTTPTests {
     @Test func friendsTalkWithUnreadCountsReadReceiptsAndOneNotificationPerBurst() async throws {
         try await withAccounts(tweak: MessagingHTTP.tenant) { h in
-            let sam = try await h.person(.youngPerson, "sam"), fay = try await h.person(.youngPerson, "fay")
-            try await h.socialProfile(sam, "Sky")
-            try await h.socialProfile(fay, "Fay")
-            try await h.befriend(sam, fay)
+            let (sam, fay) = try await h.friendsSamAndFay()
             let first = try await h.message("hi fay", to: fay, as: sam)
             #expect(first["mine"] == true && first["readAt"] == .null)
             let conversation = try #require(first["conversationId"]?.stringValue)
@@ -118,10 +115,7 @@ struct MessagingHTTPTests {
     @Test func aSuspendedPersonSendsNothingAndABlockEndsTheConversation() async throws {
         try await withAccounts(tweak: MessagingHTTP.tenant) { h in
             let ada = try await h.person(.agencyAdmin, "ada")
-            let sam = try await h.person(.youngPerson, "sam"), fay = try await h.person(.youngPerson, "fay")
-            try await h.socialProfile(sam, "Sky")
-            try await h.socialProfile(fay, "Fay")
-            try await h.befriend(sam, fay)
+            let (sam, fay) = try await h.friendsSamAndFay()
             let conversation = try #require(try await h.message("hi", to: fay, as: sam)["conversationId"]?.stringValue)
             _ = try await h.data(
                 "mutation($p: ID!) { suspendPerson(personId: $p, until: \"2100-01-01T00:00:00Z\", reason: \"a break\") }", "suspendPerson",
@@ -144,10 +138,7 @@ struct MessagingHTTPTests {
     @Test func aReportedMessageReachesTheAdminAloneWhoRemovesIt() async throws {
         try await withAccounts(tweak: MessagingHTTP.tenant) { h in
             let ada = try await h.person(.agencyAdmin, "ada")
-            let sam = try await h.person(.youngPerson, "sam"), fay = try await h.person(.youngPerson, "fay")
-            try await h.socialProfile(sam, "Sky")
-            try await h.socialProfile(fay, "Fay")
-            try await h.befriend(sam, fay)
+            let (sam, fay) = try await h.friendsSamAndFay()
             _ = try await h.message("a kind word", to: fay, as: sam)
             let nasty = try #require(try await h.message("a nasty word", to: fay, as: sam).id)
             let conversation = try #require(try await h.data(MessagingHTTP.conversations, "conversations", as: fay)[0]?["id"]?.stringValue)

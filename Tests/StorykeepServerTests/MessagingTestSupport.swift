@@ -30,6 +30,15 @@ extension AccountsHarness {
         try await data(MessagingHTTP.sendTo, "sendMessage", ["p": recipient.idValue, "t": .string(text)], as: sender)
     }
 
+    /// Sam ("Sky") and Fay, young people with social profiles, friends.
+    func friendsSamAndFay() async throws -> (sam: TestPerson, fay: TestPerson) {
+        let sam = try await person(.youngPerson, "sam"), fay = try await person(.youngPerson, "fay")
+        try await socialProfile(sam, "Sky")
+        try await socialProfile(fay, "Fay")
+        try await befriend(sam, fay)
+        return (sam, fay)
+    }
+
     /// The texts of the messages of the conversation `id` that `person` reads, newest first.
     func messageTexts(_ id: String, as person: TestPerson) async throws -> [String] {
         try await data(MessagingHTTP.messages, "messages", ["c": .string(id), "first": 100], as: person).nodes.compactMap { $0["text"]?.stringValue }
