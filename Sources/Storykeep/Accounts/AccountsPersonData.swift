@@ -2,11 +2,12 @@ import Foundation
 public import StorykeepCore
 
 extension AccountsModule {
-    /// The module's part of a person's data export: account.json, sessions.json.
+    /// The module's part of a person's data export: account.json, sessions.json, passkeys.json.
     public func personData(_ subject: PersonDataSubject) async throws -> [PersonDataFile] {
         [
             try await subject.json("account.json", about: "Your account: your name, the name you log in with, your email if you have one, your role, when it was made and when you accepted the terms.", AccountsPersonData.account),
-            try await subject.json("sessions.json", about: "Each time you logged in on a phone or computer (a session): when it started, when it was last used, and when it ends or ended. The secret part that keeps you logged in is not here.", AccountsPersonData.sessions)
+            try await subject.json("sessions.json", about: "Each time you logged in on a phone or computer (a session): when it started, when it was last used, and when it ends or ended. The secret part that keeps you logged in is not here.", AccountsPersonData.sessions),
+            try await subject.json("passkeys.json", about: "Your passkeys: the phones, computers or keys that log you in with your fingerprint, face or screen lock, with the name you gave each, when you added it and when you last used it. Your fingerprint and face never leave your phone, so they are not here.", AccountsPersonData.passkeys),
         ]
     }
 }
@@ -28,6 +29,15 @@ enum AccountsPersonData {
         select jsonb_pretty(coalesce(jsonb_agg(to_jsonb(x) order by x."loggedInAt", x.id), '[]'::jsonb)) from (
             select s.id, s.created_at as "loggedInAt", s.last_used_at as "lastUsedAt", s.expires_at as "expiresAt", s.revoked_at as "loggedOutAt"
             from sessions s where s.tenant_id = current_tenant_id() and s.person_id = $1
+        ) x
+        """
+
+    /// passkeys.json: the passkeys of the person $1, as JSON (no key: it is public, and of no
+    /// use to them).
+    static let passkeys = """
+        select jsonb_pretty(coalesce(jsonb_agg(to_jsonb(x) order by x."addedAt", x.id), '[]'::jsonb)) from (
+            select k.id, k.name, k.created_at as "addedAt", k.last_used_at as "lastUsedAt"
+            from passkeys k where k.tenant_id = current_tenant_id() and k.person_id = $1
         ) x
         """
 }

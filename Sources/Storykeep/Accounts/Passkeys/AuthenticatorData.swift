@@ -13,7 +13,6 @@ package struct AuthenticatorData: Sendable {
 
     /// The credential a registration creates.
     package struct AttestedCredential: Sendable {
-        package var aaguid: [UInt8]
         package var credentialID: [UInt8]
         /// The COSE key as the authenticator wrote it (kept as such).
         package var publicKeyCOSE: [UInt8]
@@ -47,7 +46,7 @@ package struct AuthenticatorData: Sendable {
         var offset = 37
         if flags.contains(.attestedCredentialData) {
             guard bytes.count >= offset + 18 else { throw Invalid(reason: "attested credential data cut short") }
-            let aaguid = Array(bytes[offset..<offset + 16])
+            // The authenticator's model (AAGUID, 16 bytes) is not judged: no attestation is asked for.
             let length = Int(bytes[offset + 16]) << 8 | Int(bytes[offset + 17])
             offset += 18
             guard (1...Self.maxCredentialIDBytes).contains(length), bytes.count >= offset + length else {
@@ -60,7 +59,7 @@ package struct AuthenticatorData: Sendable {
             let key: PasskeyPublicKey
             do { key = try PasskeyPublicKey(cose: cose) } catch { throw Invalid(reason: "\(error)") }
             attestedCredential = AttestedCredential(
-                aaguid: aaguid, credentialID: credentialID, publicKeyCOSE: Array(bytes[offset..<end]), publicKey: key)
+                credentialID: credentialID, publicKeyCOSE: Array(bytes[offset..<end]), publicKey: key)
             offset = end
         } else {
             attestedCredential = nil
