@@ -1,5 +1,8 @@
 import Foundation
 import GraphQL
+import Logging
+import Storykeep
+import StorykeepTenancy
 import StorykeepAccounts
 import StorykeepCore
 import StorykeepTestSupport
@@ -235,6 +238,22 @@ import Testing
             #expect(try await h.login(sam.loginName, sam.password)["data"]?["login"]?["token"]?.stringValue != nil)
             // A wrong password is still just that.
             #expect(try await h.login(wes.loginName, "not the password").errorCode == "UNAUTHENTICATED")
+        }
+    }
+
+    @Test func challengesLeftUnansweredArePurgedOnceExpired() async throws {
+        try await withAccounts(setup: .live, tweak: Authenticator.allowOrigin) { h in
+            // One begun an hour ago (long expired), one now.
+            h.clock.advance(seconds: -3600)
+            _ = try await Authenticator.loginOptions(h)
+            h.clock.advance(seconds: 3600)
+            _ = try await Authenticator.loginOptions(h)
+            let tenants = try await TenantStore(pool: h.app).all().filter { $0.id == h.tenant.id }
+            let job = try #require(AccountsModule().backgroundJobs(try await testConfig()).first { $0.name == "passkey challenge purge" })
+            let clock = h.clock
+            let context = JobContext(pool: h.app, tenants: { tenants }, now: { clock.now }, logger: Logger(label: "passkey-test"))
+            #expect(try await job.round(context)["challenges"] == "1")
+            #expect(try await job.round(context)["challenges"] == "0")
         }
     }
 
