@@ -91,8 +91,9 @@ grant update (name, sign_count, last_used_at) on passkeys to storykeep_app;
 --
 -- Each ceremony's challenge: 32 random bytes the server hands out, kept here as SHA-256 (like
 -- activation codes) so that any server of several can check it, spent (deleted) by the first
--- answer that names it, right or wrong, and dead after expires_at (a few minutes). Bound to the
--- tenant by the tenant policy: another tenant's challenge is never found.
+-- login answer that names it, right or wrong, or by the passkey it registers, and dead after
+-- expires_at (a few minutes). Bound to the tenant by the tenant policy: another tenant's
+-- challenge is never found.
 --
 --   register      a person adding a passkey: theirs, with the user handle offered.
 --   login         a login by passkey alone: nobody's yet.

@@ -3,6 +3,7 @@ import Testing
 
 @testable import StorykeepAccounts
 @testable import StorykeepCore
+import StorykeepSeed
 
 private func bytes(_ hex: String) -> [UInt8] {
     var out: [UInt8] = []
@@ -130,24 +131,13 @@ struct PasskeyDecodingTests {
         #expect(try AuthenticatorData(rpIDHash + [0x85, 0, 0, 0, 0, 0xA1, 0x64, 0x63, 0x72, 0x65, 0x64, 0x01]).flags.contains(.extensionData))
     }
 
-    /// A small deterministic generator (SplitMix64), so that a failure can be replayed.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Arbitrary bytes, and valid attestation data mutated (bytes flipped, cut, inserted, lengths
     /// changed), through the CBOR decoder, the COSE key, the authenticator data and a whole
     /// registration's checks: each ends with a value or its error, never a crash, and an error
     /// says an offset within the bytes.
     @Test func fuzzedBytesNeverCrashTheDecoders() throws {
-        var generator = SeededGenerator(state: 21)
+        // The seed's reproducible generator: a failure replays.
+        var generator = SeedRandom(seed: 21)
         let rpIDHash = [UInt8](repeating: 7, count: 32)
         let authData = rpIDHash + [0x45, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 16) + [0, 4, 9, 9, 9, 9] + coseEC2(x: RFC6979.x, y: RFC6979.y)
         let attestation: [UInt8] = [0xA3, 0x63] + Array("fmt".utf8) + [0x64] + Array("none".utf8) + [0x67] + Array("attStmt".utf8) + [0xA0, 0x68]

@@ -53,7 +53,7 @@ enum Passkeys {
         let relyingParty = RelyingParty(tenant: context.tenant)
         let now = context.services.now()
         return try await context.transaction { tx in
-            // Spent whatever follows: a challenge is good for one try.
+            // Spent by the passkey it registers; a refusal changes nothing, as any failed mutation.
             guard let challenge = try await PasskeyChallenge.spend(response.clientData.challenge, in: tx, now: now),
                 challenge.purpose == .register, challenge.personID == viewer.personID, let handle = challenge.userHandle
             else { throw refused("the challenge is unknown, spent, expired or not for registering") }
