@@ -26,6 +26,16 @@ let domainModules: [(name: String, uses: [String])] = [
     ("Messaging", ["Journals", "Notifications", "Social"]),
 ]
 
+/// System libraries a module calls itself (accounts: libcrypto's signatures, for passkeys).
+let moduleLibraries: [String: [Target.Dependency]] = ["Accounts": ["CCrypto"]]
+
+/// What a module's target depends on: the core, the modules it uses, its system libraries.
+func moduleDependencies(_ module: (name: String, uses: [String])) -> [Target.Dependency] {
+    let common: [Target.Dependency] = ["StorykeepCore", "GraphQL", "Postgres", .product(name: "Logging", package: "swift-log")]
+    let used: [Target.Dependency] = module.uses.map { .target(name: "Storykeep" + $0) }
+    return common + used + (moduleLibraries[module.name] ?? [])
+}
+
 /// Files a module reads at run time, in its folder (the export's HTML template).
 let moduleResources: [String: [Resource]] = ["Export": [.copy("Templates")]]
 
@@ -60,8 +70,7 @@ let package = Package(
     targets: domainModules.map { module in
         .target(
             name: "Storykeep" + module.name,
-            dependencies: ["StorykeepCore", "GraphQL", "Postgres", .product(name: "Logging", package: "swift-log")]
-                + module.uses.map { .target(name: "Storykeep" + $0) },
+            dependencies: moduleDependencies(module),
             path: "Sources/Storykeep/" + module.name,
             resources: moduleResources[module.name]
         )

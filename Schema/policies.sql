@@ -416,6 +416,46 @@ create policy notifications_update on notifications as restrictive for update to
     using (recipient_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL)
     with check (recipient_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
+-- passkey_challenges: row-level security enabled, forced; 4 policies
+alter table passkey_challenges enable row level security;
+alter table passkey_challenges force row level security;
+
+create policy passkey_challenges_delete on passkey_challenges as restrictive for delete to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'PASSKEY'::text AND challenge_hash = (( SELECT current_secret_hash() AS current_secret_hash)) OR (( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text AND (( SELECT current_person_id() AS current_person_id)) IS NULL AND expires_at < now() OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy passkey_challenges_insert on passkey_challenges as restrictive for insert to public
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'PASSKEY'::text AND person_id IS NULL AND challenge_hash = (( SELECT current_secret_hash() AS current_secret_hash)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy passkey_challenges_tenant on passkey_challenges as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy passkey_challenges_visible on passkey_challenges as restrictive for select to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'PASSKEY'::text AND challenge_hash = (( SELECT current_secret_hash() AS current_secret_hash)) OR (( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text AND (( SELECT current_person_id() AS current_person_id)) IS NULL AND expires_at < now() OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+-- passkeys: row-level security enabled, forced; 5 policies
+alter table passkeys enable row level security;
+alter table passkeys force row level security;
+
+create policy passkeys_delete on passkeys as restrictive for delete to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy passkeys_insert on passkeys as restrictive for insert to public
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy passkeys_tenant on passkeys as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy passkeys_update on passkeys as restrictive for update to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL)
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy passkeys_visible on passkeys as restrictive for select to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)) OR credential_id = (( SELECT current_passkey_credential_id() AS current_passkey_credential_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'LOGIN'::text AND (person_id IN ( SELECT p.id
+   FROM people p
+  WHERE p.tenant_id = passkeys.tenant_id AND (p.username_key = (( SELECT current_login_name() AS current_login_name)) OR p.email_key = (( SELECT current_login_name() AS current_login_name))))) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
 -- password_reset_events: row-level security enabled, forced; 3 policies
 alter table password_reset_events enable row level security;
 alter table password_reset_events force row level security;

@@ -85,11 +85,23 @@ bench_safety_alert() {
         --young bench-safety-yp --workers "$(IFS=,; echo "${workers[*]}")" --password "$password"
 }
 
+# Passkey logins (issue 21): finishPasskeyLogin's round trip, with a software authenticator
+# (scripts/bench-passkeys.py), beside a password login's, with the load average.
+bench_passkey_login() {
+    local password="bench passkey password"
+    printf '%s\n' "$password" | $bin user create --tenant demo --role YOUNG_PERSON --username bench-passkey \
+        --password-stdin --if-absent >/dev/null
+    python3 scripts/bench-passkeys.py --base "$base" --tenant demo --user bench-passkey --password "$password" \
+        --origin https://demo.storykeep.localhost
+    uptime
+}
+
 bench_http_latency "GET /health/live" "$base/health/live"
 bench_http_latency "GET /health/ready (database answers, migrations current)" "$base/health/ready"
 bench_login_storm
 bench_uploads
 bench_safety_alert
+bench_passkey_login
 scripts/bench-graphql.sh
 
 # Live updates (issue 15): 1,000 WebSocket subscribers reached by safety alerts, commit to each

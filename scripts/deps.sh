@@ -6,7 +6,9 @@
 #                              GraphQL over HTTP and over WebSocket, and Debian's chromium, the
 #                              headless browser of the CORS test (about 30 s to install), and
 #                              prometheus-client, whose parser reads the metrics in their test,
-#                              and Debian's pgbouncer, which a test puts between server and database
+#                              Debian's pgbouncer, which a test puts between server and database,
+#                              and fido2, whose WebAuthn types make the passkey tests' software
+#                              authenticator
 # apt-get update runs once, and only when something is missing.
 set -euo pipefail
 
@@ -43,6 +45,10 @@ if $want_python; then
     if ! python3 -c 'import prometheus_client' 2>/dev/null; then
         echo "deps: installing prometheus-client==0.26.0"
         python3 -m pip install -q --disable-pip-version-check prometheus-client==0.26.0 </dev/null
+    fi
+    if ! python3 -c 'import fido2.webauthn' 2>/dev/null; then
+        echo "deps: installing fido2==2.2.1"
+        python3 -m pip install -q --disable-pip-version-check fido2==2.2.1 </dev/null
     fi
     if ! python3 -c 'import gql, requests_toolbelt, websockets' 2>/dev/null; then
         echo "deps: installing gql[requests,websockets]==4.4.0"

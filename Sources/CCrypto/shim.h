@@ -3,3 +3,4 @@
 #include <openssl/crypto.h>
 #include <openssl/sha.h>
 #include <openssl/hmac.h>
+#include <openssl/x509.h>

@@ -44,7 +44,7 @@ import Testing
             let entries = zipEntries(zip)
             #expect(Set(python.dropFirst()) == Set(entries.keys))
             for name in [
-                "README.txt", "account.json", "sessions.json", "profile.json", "entries.json", "check-ins.json", "media.json", "tags.json",
+                "README.txt", "account.json", "sessions.json", "passkeys.json", "profile.json", "entries.json", "check-ins.json", "media.json", "tags.json",
                 "shares.json", "prompts.json", "stars.json", "achievements.json", "notifications.json", "assignments.json",
                 "safety-alerts.json", "audit-events.json",
             ] {

@@ -36,6 +36,9 @@ import Testing
             _ = try await h.data(PrivacyHTTP.requestMyData, "requestMyData", as: zeb)
             _ = try await h.buildDataExports()
             _ = try await h.login(zeb.loginName, "not the password")
+            // A passkey, and a registration begun and left (its challenge).
+            try await SoftAuthenticator().register(h, zeb, name: "\(word) phone")
+            _ = try await h.data(SoftAuthenticator.beginRegistration, "beginPasskeyRegistration", as: zeb)
         }
     }
 

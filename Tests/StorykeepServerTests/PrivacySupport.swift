@@ -10,9 +10,11 @@ import Testing
 /// What the privacy module's tests over HTTP share: its operations, a tenant with every module on,
 /// and running the server's export builder once.
 enum PrivacyHTTP {
-    /// Every optional module on, so that every table can hold something of the person.
-    static let tenant: @Sendable (Int, inout TenantFile) -> Void = { _, file in
+    /// Every optional module on, so that every table can hold something of the person, and the
+    /// origin of the software passkey authenticator allowed.
+    static let tenant: @Sendable (Int, inout TenantFile) -> Void = { index, file in
         file.modules = [.tags, .sharing, .archive, .rewards, .export]
+        SoftAuthenticator.allowOrigin(index, &file)
     }
 
     static let exportFields = "id personId status progress requestedAt readyAt expiresAt byteSize downloadUrl"

@@ -36,14 +36,14 @@ private struct NoteModule: StorykeepModule {
 
 @Suite("Schema composition from modules")
 struct SchemaCompositionTests {
-    /// A schema directory with the real accounts SDL and a notes module.
+    /// A schema directory with the real accounts SDL (its files: accounts, passkeys) and a notes module.
     func directory(notes sdl: String = "extend type Query { notes: [String!]! }") throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            at: repositoryRoot.appendingPathComponent("Schema/accounts.graphql"), to: dir.appendingPathComponent("accounts.graphql"))
-        try FileManager.default.copyItem(
-            at: repositoryRoot.appendingPathComponent("Schema/core.graphql"), to: dir.appendingPathComponent("core.graphql"))
+        for name in ["core"] + AccountsModule().sdl {
+            try FileManager.default.copyItem(
+                at: repositoryRoot.appendingPathComponent("Schema/\(name).graphql"), to: dir.appendingPathComponent("\(name).graphql"))
+        }
         try sdl.write(to: dir.appendingPathComponent("notes.graphql"), atomically: true, encoding: .utf8)
         return dir
     }
@@ -68,7 +68,7 @@ struct SchemaCompositionTests {
         #expect(without.modules == ["accounts"])
         #expect(withTags.schema.queryType?.fields["notes"] != nil)
         #expect(without.schema.queryType?.fields["notes"] == nil)
-        #expect(withTags.ownTransactionFields == ["login", "activateAccount", "changePassword"])
+        #expect(withTags.ownTransactionFields == ["login", "activateAccount", "changePassword", "finishPasskeyLogin"])
         // The same set of modules is one schema, one document cache: composed once.
         #expect(try schemas.schema(for: try tenant(modules: "[tags]")).service === withTags.service)
         #expect(try schemas.schema(for: try tenant(modules: "[]")).service === without.service)

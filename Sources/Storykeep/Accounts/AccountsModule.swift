@@ -2,14 +2,18 @@ import Foundation
 import GraphQL
 public import StorykeepCore
 
-/// Accounts in the schema (Schema/accounts.graphql): people, login, sessions, password resets.
+/// Accounts in the schema (Schema/accounts.graphql, Schema/passkeys.graphql): people, login,
+/// sessions, password resets, passkeys.
 /// Always on.
 public struct AccountsModule: StorykeepModule {
     public init() {}
 
     public var name: String { "accounts" }
+    public var sdl: [String] { ["accounts", "passkeys"] }
     public var switchedBy: TenantModule? { nil }
-    public var tenantSettings: [any TenantSettings.Type] { [TenantSection<LockoutPolicy>.self, TenantSection<PasswordPolicy>.self] }
+    public var tenantSettings: [any TenantSettings.Type] {
+        [TenantSection<LockoutPolicy>.self, TenantSection<PasswordPolicy>.self, TenantSection<AccountsPolicy>.self]
+    }
 
     public func register(_ module: inout ModuleRegistry) {
         let admins = FieldAccess.roles([.agencyAdmin])
@@ -41,12 +45,13 @@ public struct AccountsModule: StorykeepModule {
         }
 
         // Failures of both count against the client's address (`rateLimits.failedLoginsPerMinute`).
+        // A right password that must be followed by a passkey is no failure.
         module.mutation("login", access: .anyone, ownTransactions: true) { arguments, context in
             try await RequestLimits.countingFailedLogins {
                 try await Login.login(
                     username: arguments["username"]?.stringValue ?? "", password: arguments["password"]?.stringValue ?? "",
                     context: context)
-            }
+            }.payload()
         }
         module.mutation("activateAccount", access: .anyone, ownTransactions: true) { arguments, context in
             try await RequestLimits.countingFailedLogins {
@@ -98,6 +103,7 @@ public struct AccountsModule: StorykeepModule {
             }
         }
         registerPasswordResets(&module)
+        registerPasskeys(&module)
         module.mutation("disablePerson", access: admins) { arguments, context in
             let viewer = try context.requireViewer()
             return try await context.transaction { tx in
@@ -106,6 +112,11 @@ public struct AccountsModule: StorykeepModule {
                 return disabled.graphQLValue(termsVersion: context.tenant.file.termsVersion)
             }
         }
+    }
+
+    /// The background purge of dead passkey challenges.
+    public func backgroundJobs(_ config: StorykeepConfig) -> [BackgroundJob] {
+        [PasskeyChallenge.purgeJob]
     }
 
     /// Four eyes (``PasswordResets``): admins ask; those who may decide approve or refuse.

@@ -1,7 +1,7 @@
 public import StorykeepCore
 
 extension AccountsModule {
-    /// account.json, sessions.json of a person's data export, read in their own context ($1 the person).
+    /// account.json, sessions.json, passkeys.json of a person's data export, read in their own context ($1 the person).
     public var personDataFiles: [PersonDataQuery] {
         [
             .object("account.json", about: "Your account: your name, the name you log in with, your email if you have one, your role, when it was made and when you accepted the terms.", rows: """
@@ -13,7 +13,12 @@ extension AccountsModule {
             .array("sessions.json", about: "Each time you logged in on a phone or computer (a session): when it started, when it was last used, and when it ends or ended. The secret part that keeps you logged in is not here.", orderedBy: #"x."loggedInAt", x.id"#, rows: """
                 select s.id, s.created_at as "loggedInAt", s.last_used_at as "lastUsedAt", s.expires_at as "expiresAt", s.revoked_at as "loggedOutAt"
                 from sessions s where s.tenant_id = current_tenant_id() and s.person_id = $1
-                """)
+                """),
+            // No public key: it is of no use to them.
+            .array("passkeys.json", about: "Your passkeys: the phones, computers or keys that log you in with your fingerprint, face or screen lock, with the name you gave each, when you added it and when you last used it. Your fingerprint and face never leave your phone, so they are not here.", orderedBy: #"x."addedAt", x.id"#, rows: """
+                select k.id, k.name, k.created_at as "addedAt", k.last_used_at as "lastUsedAt"
+                from passkeys k where k.tenant_id = current_tenant_id() and k.person_id = $1
+                """),
         ]
     }
 }

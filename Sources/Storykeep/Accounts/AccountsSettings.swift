@@ -63,3 +63,34 @@ public struct PasswordPolicy: TenantFileValue {
     }
 }
 
+
+extension TenantFile {
+    /// `accounts`: how people log in.
+    public var accounts: AccountsPolicy {
+        get { self[AccountsPolicy.self] }
+        set { self[AccountsPolicy.self] = newValue }
+    }
+}
+
+/// `accounts:` in a tenant file.
+public struct AccountsPolicy: TenantFileValue {
+    public static let tenantFileKey = "accounts"
+    public static let defaultValue = AccountsPolicy()
+
+    /// `adultsRequirePasskey` (default false): adults (carers, social workers, agency admins), who
+    /// handle children's records, log in with their password and then a passkey of theirs; one
+    /// who has no passkey yet logs in with the password alone, to register one. Young people are
+    /// never asked for both.
+    public var adultsRequirePasskey: Bool
+
+    public init(adultsRequirePasskey: Bool = false) {
+        self.adultsRequirePasskey = adultsRequirePasskey
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case adultsRequirePasskey }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+        adultsRequirePasskey = try c.decode(Bool.self, forKey: .adultsRequirePasskey, default: false)
+    }
+}

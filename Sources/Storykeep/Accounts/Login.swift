@@ -53,7 +53,7 @@ package enum Login {
     /// `login(username, password)`: see the SDL. Unknown names and wrong passwords cost the same
     /// statements and Argon2 time and get the same answer. Failures count on the person the name
     /// belongs to (either of their names), or on the name when it belongs to nobody.
-    static func login(username: String, password: String, context: ResolverContext) async throws -> GraphQLValue {
+    static func login(username: String, password: String, context: ResolverContext) async throws -> Outcome {
         let (tenant, services) = (context.tenant, context.services)
         let name = username.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw GraphQLError.badUserInput(field: "username", "Please enter your username or email.") }
@@ -96,15 +96,38 @@ package enum Login {
 
         let person = AccountContext.person(tenantID: tenant.id, personID: account.personID, role: account.role)
         return try await context.transaction(loginContext) { tx in
-            try await LoginFailures.reset(.person(account.personID), in: tx)
             try await person.enter(on: tx)
             if let newHash {
                 try await tx.execute(LoginStatements.replacePassword, account.personID, newHash)
             }
+            // The failures stay counted until the passkey is shown too.
+            if let options = try await PasskeyLogin.secondStep(person: account.personID, role: account.role, context: context, in: tx) {
+                return .passkeyRequired(options: options)
+            }
+            try await LoginFailures.reset(.person(account.personID), in: tx)
             let (token, expiresAt) = try await Sessions.start(in: tx, personID: account.personID, policy: services.sessions)
             guard let record = try await PersonRecord.find(account.personID, in: tx) else { throw GraphQLError.internal() }
             try await context.publish(LoggedIn(personID: account.personID), in: tx)
-            return payload(token: token, expiresAt: expiresAt, person: record, tenant: tenant)
+            return .loggedIn(payload(token: token, expiresAt: expiresAt, person: record, tenant: tenant))
+        }
+    }
+
+    /// What a right password leads to.
+    enum Outcome: Sendable {
+        /// A session (`LoginPayload`).
+        case loggedIn(GraphQLValue)
+        /// The second step: the tenant asks this adult for a passkey too (``PasskeyLogin/secondStep(person:role:context:in:)``).
+        case passkeyRequired(options: String)
+
+        /// The payload, or PASSKEY_REQUIRED with the options of the passkey to show.
+        func payload() throws -> GraphQLValue {
+            switch self {
+            case .loggedIn(let payload): return payload
+            case .passkeyRequired(let options):
+                var error = GraphQLError(message: "Your password is right. Now please use your passkey.")
+                error.extensions = ["code": .string("PASSKEY_REQUIRED"), "passkeyOptions": .string(options)]
+                throw error
+            }
         }
     }
 

@@ -26,6 +26,9 @@ public enum AccountContext: Sendable, Equatable {
     case authentication(tenantID: UUID, tokenHash: [UInt8])
     /// Redeeming an activation code: sees the code with that hash.
     case activation(tenantID: UUID, codeHash: [UInt8])
+    /// Logging in with a passkey (Migrations/0045_accounts_passkeys.sql): sees the challenge with
+    /// that hash and the passkey with that credential id.
+    case passkeyLogin(tenantID: UUID, challengeHash: [UInt8], credentialID: [UInt8])
     /// An authenticated person.
     case person(tenantID: UUID, personID: UUID, role: PersonRole)
     /// An operator at the command line acting as the tenant's admin (`storykeep user create`
@@ -78,6 +81,8 @@ public enum AccountContext: Sendable, Equatable {
             (tenantID.uuidString, "", "AUTHENTICATION", "", Crypto.hex(hash))
         case .activation(let tenantID, let hash):
             (tenantID.uuidString, "", "ACTIVATION", "", Crypto.hex(hash))
+        case .passkeyLogin(let tenantID, let challengeHash, let credentialID):
+            (tenantID.uuidString, "", "PASSKEY", Crypto.hex(credentialID), Crypto.hex(challengeHash))
         case .person(let tenantID, let personID, let personRole):
             (tenantID.uuidString, personID.uuidString, personRole.rawValue, "", "")
         case .tenantOperator(let tenantID):

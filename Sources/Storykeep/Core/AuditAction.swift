@@ -5,6 +5,10 @@ public enum AuditAction: String, CaseIterable, Sendable {
     // Logins: the person whose name was typed (none when it is nobody's).
     case loginSucceeded = "login.succeeded"
     case loginFailed = "login.failed"
+    // Passkeys (accounts): added or removed by their person; a clone seen at a login.
+    case passkeyRegistered = "passkey.registered"
+    case passkeyRemoved = "passkey.removed"
+    case passkeyCloned = "passkey.cloned"
     // A person's own first password (an onboarding code), or a new one with a reset's code.
     case accountActivated = "account.activated"
     case passwordResetCompleted = "passwordReset.completed"

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Passkey logins' figures of `make bench` (scripts/bench.sh): figures, never verdicts.
+
+A young person registers a passkey with the tests' software authenticator
+(Tests/StorykeepServerTests/Client/soft_authenticator.py, on PyPI's fido2), then logs in with it
+--count times over HTTP, one after another, as an app would: `beginPasskeyLogin` (not measured),
+the authenticator's signature (in this process, not measured), and `finishPasskeyLogin`, whose
+round trip on loopback is measured: an upper bound of the server's time (its JSON, the challenge,
+the lockout's row, the ECDSA verification in libcrypto, the session). Beside it, a password
+login's p50 (Argon2). Prints p50, p90 and p99 with the load average before and after (the
+machine is shared: the figures mean little without it).
+
+    scripts/bench-passkeys.py --base http://127.0.0.1:18080 --tenant demo --user bench-passkey --password '...' \
+        --origin https://demo.storykeep.localhost
+"""
+import argparse
+import importlib.util
+import json
+import os
+import statistics
+import tempfile
+import time
+import urllib.request
+
+AUTHENTICATOR = os.path.join(os.path.dirname(__file__), "..", "Tests", "StorykeepServerTests", "Client", "soft_authenticator.py")
+
+
+def load_authenticator():
+    spec = importlib.util.spec_from_file_location("soft_authenticator", AUTHENTICATOR)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def graphql(url, query, variables=None, token=None):
+    headers = {"content-type": "application/json"}
+    if token:
+        headers["authorization"] = f"Bearer {token}"
+    body = json.dumps({"query": query, "variables": variables or {}}).encode()
+    with urllib.request.urlopen(urllib.request.Request(url, body, headers)) as response:
+        return json.load(response)
+
+
+def field(answer, name):
+    value = (answer.get("data") or {}).get(name)
+    if value is None:
+        raise SystemExit(f"bench-passkeys: {name} failed: {answer}")
+    return value
+
+
+def percentile(samples, fraction):
+    return samples[min(len(samples) - 1, int(len(samples) * fraction))]
+
+
+def timed(call):
+    start = time.perf_counter()
+    result = call()
+    return result, (time.perf_counter() - start) * 1000
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--base", required=True)
+    parser.add_argument("--tenant", required=True)
+    parser.add_argument("--user", required=True)
+    parser.add_argument("--password", required=True)
+    parser.add_argument("--origin", required=True)
+    parser.add_argument("--count", type=int, default=300)
+    parser.add_argument("--warmup", type=int, default=30)
+    options = parser.parse_args()
+    url = f"{options.base}/t/{options.tenant}/graphql"
+    authenticator = load_authenticator()
+    login_query = "mutation($u: String!, $p: String!) { login(username: $u, password: $p) { token } }"
+
+    password_ms = []
+    for _ in range(20):
+        answer, ms = timed(lambda: graphql(url, login_query, {"u": options.user, "p": options.password}))
+        password_ms.append(ms)
+    token = field(answer, "login")["token"]
+
+    state = tempfile.NamedTemporaryFile(suffix=".json", delete=False).name
+    creation = json.loads(field(graphql(url, "mutation { beginPasskeyRegistration }", token=token), "beginPasskeyRegistration"))
+    credential = authenticator.create(state, options.origin, creation, [])
+    field(graphql(url, "mutation($c: String!) { finishPasskeyRegistration(credential: $c, name: \"bench\") { id } }",
+                  {"c": json.dumps(credential)}, token), "finishPasskeyRegistration")
+
+    begin_ms, finish_ms = [], []
+    load_before = os.getloadavg()
+    for round in range(options.warmup + options.count):
+        begun, begin = timed(lambda: graphql(url, "mutation { beginPasskeyLogin }"))
+        request = json.loads(field(begun, "beginPasskeyLogin"))
+        assertion = json.dumps(authenticator.get(state, options.origin, request, []))
+        finished, finish = timed(lambda: graphql(url, "mutation($a: String!) { finishPasskeyLogin(assertion: $a) { token } }", {"a": assertion}))
+        field(finished, "finishPasskeyLogin")
+        if round >= options.warmup:
+            begin_ms.append(begin)
+            finish_ms.append(finish)
+    load_after = os.getloadavg()
+    os.unlink(state)
+
+    for samples in (begin_ms, finish_ms, password_ms):
+        samples.sort()
+    print(f"passkey login ({options.count} in a row, ES256; load average {load_before[0]:.2f} before, {load_after[0]:.2f} after):")
+    print(f"  finishPasskeyLogin: p50 {statistics.median(finish_ms):.2f} ms, p90 {percentile(finish_ms, 0.9):.2f} ms, "
+          f"p99 {percentile(finish_ms, 0.99):.2f} ms (round trip on loopback)")
+    print(f"  beginPasskeyLogin:  p50 {statistics.median(begin_ms):.2f} ms, p99 {percentile(begin_ms, 0.99):.2f} ms")
+    print(f"  password login (Argon2), for comparison: p50 {statistics.median(password_ms):.2f} ms over {len(password_ms)}")
+
+
+if __name__ == "__main__":
+    main()
