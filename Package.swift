@@ -23,6 +23,7 @@ let domainModules: [(name: String, uses: [String])] = [
     ("Privacy", []),
     ("Social", ["Journals", "Notifications"]),
     ("Figures", ["Journals", "Sharing"]),
+    ("Messaging", ["Journals", "Notifications", "Social"]),
 ]
 
 /// Files a module reads at run time, in its folder (the export's HTML template).
@@ -51,6 +52,10 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         // The metrics' backend: `GET /metrics` in Prometheus's text format (issue 17).
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // Tracing (issue 17): spans for requests, GraphQL's phases and SQL statements, and the W3C
+        // `traceparent` a request arrives with. Hummingbird already builds swift-distributed-tracing.
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/swift-otel/swift-w3c-trace-context.git", from: "1.0.0"),
     ],
     targets: domainModules.map { module in
         .target(
@@ -66,8 +71,9 @@ let package = Package(
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
-        // The hand-written GraphQL engine: no PostgreSQL, no HTTP, no domain.
-        .target(name: "GraphQL"),
+        // The hand-written GraphQL engine: no PostgreSQL, no HTTP, no domain; spans for its
+        // phases through swift-distributed-tracing (nothing without a tracer).
+        .target(name: "GraphQL", dependencies: [.product(name: "Tracing", package: "swift-distributed-tracing")]),
         // GraphQL over HTTP for any schema: the engine and Hummingbird, and libcrypto for the
         // SHA-256 of persisted queries. No PostgreSQL, no domain.
         .target(
@@ -80,6 +86,7 @@ let package = Package(
             dependencies: [
                 "CLibPQ",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         // The domain: a shared core, one target per module (so that the compiler refuses a circle
@@ -122,6 +129,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
             ]
         ),
         // The command line.
@@ -172,6 +181,8 @@ let package = Package(
             dependencies: [
                 "StorykeepServer", "GraphQLHTTP", "Storykeep", "StorykeepCore", "StorykeepTenancy", "StorykeepSeed", "Postgres",
                 "StorykeepTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
             ] + domainModules.map { .target(name: "Storykeep" + $0.name) },
             exclude: ["Client"]
         ),

@@ -312,11 +312,91 @@ create policy media_read on media as restrictive for select to public
  OFFSET 0)) OR (EXISTS ( SELECT
    FROM social_post_media pm
   WHERE pm.tenant_id = media.tenant_id AND pm.media_id = media.id
+ OFFSET 0)) OR (EXISTS ( SELECT
+   FROM messaging_message_media mm
+  WHERE mm.tenant_id = media.tenant_id AND mm.media_id = media.id
  OFFSET 0)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy media_tenant on media as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
     with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- messaging_conversations: row-level security enabled, forced; 3 policies
+alter table messaging_conversations enable row level security;
+alter table messaging_conversations force row level security;
+
+create policy messaging_conversations_insert on messaging_conversations as restrictive for insert to public
+    with check ((( SELECT current_person_id() AS current_person_id)) = person_a AND (person_b IN ( SELECT c.c
+   FROM current_messaging_contacts() c(c))) OR (( SELECT current_person_id() AS current_person_id)) = person_b AND (person_a IN ( SELECT c.c
+   FROM current_messaging_contacts() c(c))) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy messaging_conversations_read on messaging_conversations as restrictive for select to public
+    using (((( SELECT current_person_id() AS current_person_id)) = person_a OR (( SELECT current_person_id() AS current_person_id)) = person_b) AND ( SELECT current_tenant_has_module('messaging'::text) AS current_tenant_has_module) AND NOT (person_a IN ( SELECT b.b
+   FROM current_social_blocked() b(b))) AND NOT (person_b IN ( SELECT b.b
+   FROM current_social_blocked() b(b))) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy messaging_conversations_tenant on messaging_conversations as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- messaging_message_media: row-level security enabled, forced; 3 policies
+alter table messaging_message_media enable row level security;
+alter table messaging_message_media force row level security;
+
+create policy messaging_message_media_insert on messaging_message_media as restrictive for insert to public
+    with check (sender_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy messaging_message_media_read on messaging_message_media as restrictive for select to public
+    using ((EXISTS ( SELECT
+   FROM messaging_messages m
+  WHERE m.tenant_id = messaging_message_media.tenant_id AND m.id = messaging_message_media.message_id)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy messaging_message_media_tenant on messaging_message_media as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- messaging_messages: row-level security enabled, forced; 4 policies
+alter table messaging_messages enable row level security;
+alter table messaging_messages force row level security;
+
+create policy messaging_messages_insert on messaging_messages as restrictive for insert to public
+    with check (sender_id = (( SELECT current_person_id() AS current_person_id)) AND NOT ( SELECT current_person_suspended() AS current_person_suspended) AND (recipient_id IN ( SELECT c.c
+   FROM current_messaging_contacts() c(c))) AND read_at IS NULL AND reported_at IS NULL AND removed_at IS NULL AND (EXISTS ( SELECT
+   FROM messaging_conversations c
+  WHERE c.tenant_id = messaging_messages.tenant_id AND c.id = messaging_messages.conversation_id AND c.person_a = LEAST(messaging_messages.sender_id, messaging_messages.recipient_id) AND c.person_b = GREATEST(messaging_messages.sender_id, messaging_messages.recipient_id))) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy messaging_messages_read on messaging_messages as restrictive for select to public
+    using ((EXISTS ( SELECT
+   FROM messaging_conversations c
+  WHERE c.tenant_id = messaging_messages.tenant_id AND c.id = messaging_messages.conversation_id)) AND (removed_at IS NULL OR sender_id = (( SELECT current_person_id() AS current_person_id))) OR reported_at IS NOT NULL AND ( SELECT current_person_moderates_messaging() AS current_person_moderates_messaging) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy messaging_messages_tenant on messaging_messages as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy messaging_messages_update on messaging_messages as restrictive for update to public
+    using (recipient_id = (( SELECT current_person_id() AS current_person_id)) OR ( SELECT current_person_moderates_messaging() AS current_person_moderates_messaging) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL)
+    with check (recipient_id = (( SELECT current_person_id() AS current_person_id)) OR ( SELECT current_person_moderates_messaging() AS current_person_moderates_messaging) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+-- messaging_reports: row-level security enabled, forced; 4 policies
+alter table messaging_reports enable row level security;
+alter table messaging_reports force row level security;
+
+create policy messaging_reports_insert on messaging_reports as restrictive for insert to public
+    with check (reporter_id = (( SELECT current_person_id() AS current_person_id)) AND resolved_at IS NULL AND (EXISTS ( SELECT
+   FROM messaging_messages m
+  WHERE m.tenant_id = messaging_reports.tenant_id AND m.id = messaging_reports.message_id AND m.recipient_id = (( SELECT current_person_id() AS current_person_id)))) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy messaging_reports_read on messaging_reports as restrictive for select to public
+    using (reporter_id = (( SELECT current_person_id() AS current_person_id)) AND ( SELECT current_tenant_has_module('messaging'::text) AS current_tenant_has_module) OR ( SELECT current_person_moderates_messaging() AS current_person_moderates_messaging) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy messaging_reports_tenant on messaging_reports as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy messaging_reports_update on messaging_reports as restrictive for update to public
+    using (( SELECT current_person_moderates_messaging() AS current_person_moderates_messaging) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL)
+    with check (( SELECT current_person_moderates_messaging() AS current_person_moderates_messaging) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 -- notifications: row-level security enabled, forced; 4 policies
 alter table notifications enable row level security;
@@ -688,10 +768,14 @@ create policy social_posts_insert on social_posts as restrictive for insert to p
     with check (author_id = (( SELECT current_person_id() AS current_person_id)) AND ( SELECT current_person_in_social() AS current_person_in_social) AND (group_id IS NULL OR (group_id IN ( SELECT current_social_groups() AS current_social_groups))) AND NOT ( SELECT current_person_suspended() AS current_person_suspended) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy social_posts_read on social_posts as restrictive for select to public
-    using (author_id = (( SELECT current_person_id() AS current_person_id)) AND ( SELECT current_person_in_social() AS current_person_in_social) OR ( SELECT current_person_moderates_social() AS current_person_moderates_social) OR ( SELECT current_person_in_social() AS current_person_in_social) AND status = 'PUBLISHED'::social_content_status AND deleted_at IS NULL AND NOT (author_id IN ( SELECT current_social_blocked() AS current_social_blocked)) AND
+    using (author_id = (( SELECT current_person_id() AS current_person_id)) AND ( SELECT current_person_in_social() AS current_person_in_social) OR ( SELECT current_person_moderates_social() AS current_person_moderates_social) OR ( SELECT current_person_in_social() AS current_person_in_social) AND status = 'PUBLISHED'::social_content_status AND deleted_at IS NULL AND NOT (author_id IN ( SELECT b.b
+   FROM current_social_blocked() b(b))) AND
 CASE
-    WHEN group_id IS NOT NULL THEN (group_id IN ( SELECT current_social_groups() AS current_social_groups))
-    ELSE (author_id IN ( SELECT current_social_friends() AS current_social_friends)) OR visibility = 'AGENCY'::social_post_visibility AND NOT (author_id IN ( SELECT current_social_private_people() AS current_social_private_people))
+    WHEN group_id IS NOT NULL THEN (group_id IN ( SELECT g.g
+       FROM current_social_groups() g(g)))
+    ELSE (author_id IN ( SELECT f.f
+       FROM current_social_friends() f(f))) OR visibility = 'AGENCY'::social_post_visibility AND NOT (author_id IN ( SELECT p.p
+       FROM current_social_private_people() p(p)))
 END OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy social_posts_tenant on social_posts as permissive for all to public

@@ -123,3 +123,9 @@ fi
 if [[ ${BENCH_EXPORT:-1} != 0 ]]; then
     scripts/bench-export.sh
 fi
+
+# The social module (issue 13): 1,000 createPost at once, and the timeline of a person with 200
+# friends among 100,000 posts; a cluster and a server of its own. BENCH_SOCIAL=0 skips it.
+if [[ ${BENCH_SOCIAL:-1} != 0 ]]; then
+    scripts/bench-social.sh
+fi

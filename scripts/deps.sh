@@ -5,7 +5,8 @@
 #                              and the gql client (requests and websockets transports) that tests
 #                              GraphQL over HTTP and over WebSocket, and Debian's chromium, the
 #                              headless browser of the CORS test (about 30 s to install), and
-#                              prometheus-client, whose parser reads the metrics in their test
+#                              prometheus-client, whose parser reads the metrics in their test,
+#                              and Debian's pgbouncer, which a test puts between server and database
 # apt-get update runs once, and only when something is missing.
 set -euo pipefail
 
@@ -21,6 +22,7 @@ done
 [[ -x /usr/lib/postgresql/15/bin/initdb ]] || missing+=(postgresql-15)
 command -v runuser >/dev/null || missing+=(util-linux)
 $want_python && ! command -v chromium >/dev/null && missing+=(chromium)
+$want_python && ! [[ -x /usr/sbin/pgbouncer ]] && missing+=(pgbouncer)
 
 if ((${#missing[@]})); then
     echo "deps: installing ${missing[*]}"

@@ -34,12 +34,17 @@ public protocol GraphQLHTTPExecutor<Context>: Sendable {
     /// `documentId`, or a persisted-query hash the executor knows before the persisted-query
     /// store does), or `nil` when it has none.
     func registeredDocument(_ id: String, request: Request, context: Context) -> String?
+    /// What the `extensions` of every error the HTTP layer itself answers `request` with carry
+    /// beside `code` (a malformed body, an unknown persisted query): the request's trace id, say.
+    /// The executor adds the same to the errors of the responses it makes. None by default.
+    func errorExtensions(for request: Request, context: Context) -> GraphQLObject
 }
 
 extension GraphQLHTTPExecutor {
     public func persistedQueryScope(for request: Request, context: Context) -> String { "" }
     public func uploadLimit(for request: Request, context: Context) -> Int? { nil }
     public func registeredDocument(_ id: String, request: Request, context: Context) -> String? { nil }
+    public func errorExtensions(for request: Request, context: Context) -> GraphQLObject { [:] }
 }
 
 /// One well-formed GraphQL-over-HTTP request, as the engine should run it.

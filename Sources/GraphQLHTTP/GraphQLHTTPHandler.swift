@@ -68,12 +68,12 @@ public struct GraphQLHTTPHandler<Executor: GraphQLHTTPExecutor>: Sendable {
     /// Answers one HTTP request to the GraphQL endpoint.
     public func respond(to request: Request, context: Context) async throws -> Response {
         guard let responseType = GraphQLHTTPResponseType(accept: request.headers[.accept]) else {
-            return Self.response(
+            return response(
                 for: GraphQLHTTPFailure(
                     status: .notAcceptable,
                     message: "The Accept header allows neither application/graphql-response+json nor application/json.",
                     code: "NOT_ACCEPTABLE"),
-                type: .json)
+                type: .json, request: request, context: context)
         }
         do {
             switch request.method {
@@ -81,7 +81,7 @@ public struct GraphQLHTTPHandler<Executor: GraphQLHTTPExecutor>: Sendable {
                 let parameters = try GraphQLHTTPParameters(
                     queryString: request.uri.query, maxJSONDepth: configuration.maxJSONDepth)
                 let outcome = await run(parameters, allowing: [.query], uploads: [:], request: request, context: context)
-                return response(for: outcome, type: responseType)
+                return response(for: outcome, type: responseType, request: request, context: context)
             case .post:
                 return try await respondToPost(request, context: context, type: responseType)
             default:
@@ -91,7 +91,7 @@ public struct GraphQLHTTPHandler<Executor: GraphQLHTTPExecutor>: Sendable {
                 throw failure
             }
         } catch let failure as GraphQLHTTPFailure {
-            return Self.response(for: failure, type: responseType)
+            return response(for: failure, type: responseType, request: request, context: context)
         }
     }
 
@@ -126,7 +126,7 @@ public struct GraphQLHTTPHandler<Executor: GraphQLHTTPExecutor>: Sendable {
             let outcome = await run(
                 try GraphQLHTTPParameters(json: body), allowing: [.query, .mutation], uploads: uploads,
                 request: request, context: context)
-            return response(for: outcome, type: type)
+            return response(for: outcome, type: type, request: request, context: context)
         }
         guard configuration.maxBatchSize > 0 else {
             throw GraphQLHTTPFailure.badRequest(
@@ -149,7 +149,9 @@ public struct GraphQLHTTPHandler<Executor: GraphQLHTTPExecutor>: Sendable {
                 outcome = .failure(error)
             }
             switch outcome {
-            case .failure(let failure): failure.body.writeJSON(to: &out)
+            case .failure(var failure):
+                failure.extensions = executor.errorExtensions(for: request, context: context)
+                failure.body.writeJSON(to: &out)
             case .response(let json, _): out.append(contentsOf: json)
             }
         }
@@ -173,7 +175,8 @@ public struct GraphQLHTTPHandler<Executor: GraphQLHTTPExecutor>: Sendable {
             resolved = try resolveDocument(parameters, request: request, context: context)
         } catch {
             if let failure = error.failure { return .failure(failure) }
-            let body: GraphQLValue = .object(["errors": .list(error.graphQLError.map { [$0] } ?? [])])
+            let errors = error.graphQLError.map { [Self.adding(executor.errorExtensions(for: request, context: context), to: $0)] } ?? []
+            let body: GraphQLValue = .object(["errors": .list(errors)])
             var json: [UInt8] = []
             body.writeJSON(to: &json)
             return .response(json: json, executionStarted: false)
@@ -195,9 +198,8 @@ public struct GraphQLHTTPHandler<Executor: GraphQLHTTPExecutor>: Sendable {
             failure.headers[.allow] = "POST"
             return .failure(failure)
         case .operationNotAllowed(let type):
-            let body: GraphQLValue = .object([
-                "errors": .list([.object(["message": .string("\(type.rawValue.capitalized) operations are not supported over HTTP.")])])
-            ])
+            let error: GraphQLValue = .object(["message": .string("\(type.rawValue.capitalized) operations are not supported over HTTP.")])
+            let body: GraphQLValue = .object(["errors": .list([Self.adding(executor.errorExtensions(for: request, context: context), to: error)])])
             var json: [UInt8] = []
             body.writeJSON(to: &json)
             return .response(json: json, executionStarted: false)
@@ -264,22 +266,32 @@ public struct GraphQLHTTPHandler<Executor: GraphQLHTTPExecutor>: Sendable {
 
     // MARK: - Writing
 
-    private func response(for outcome: Outcome, type: GraphQLHTTPResponseType) -> Response {
+    private func response(for outcome: Outcome, type: GraphQLHTTPResponseType, request: Request, context: Context) -> Response {
         switch outcome {
         case .failure(let failure):
-            return Self.response(for: failure, type: type)
+            return response(for: failure, type: type, request: request, context: context)
         case .response(let json, let executionStarted):
             let status: HTTPResponse.Status = type == .graphQLResponseJSON && !executionStarted ? .badRequest : .ok
             return Self.response(status: status, type: type, json: json)
         }
     }
 
-    private static func response(for failure: GraphQLHTTPFailure, type: GraphQLHTTPResponseType) -> Response {
+    private func response(for failure: GraphQLHTTPFailure, type: GraphQLHTTPResponseType, request: Request, context: Context) -> Response {
+        var failure = failure
+        failure.extensions = executor.errorExtensions(for: request, context: context)
         var json: [UInt8] = []
         failure.body.writeJSON(to: &json)
-        var response = response(status: failure.status, type: type, json: json)
+        var response = Self.response(status: failure.status, type: type, json: json)
         response.headers.append(contentsOf: failure.headers)
         return response
+    }
+
+    /// `error` (a JSON object) with `extensions` added to its own.
+    private static func adding(_ extensions: GraphQLObject, to error: GraphQLValue) -> GraphQLValue {
+        guard !extensions.isEmpty, case .object(var object) = error else { return error }
+        let own: GraphQLObject = if case .object(let own) = object["extensions"] ?? .null { own } else { [:] }
+        object["extensions"] = .object(own.adding(extensions))
+        return .object(object)
     }
 
     private static func response(status: HTTPResponse.Status, type: GraphQLHTTPResponseType, json: [UInt8]) -> Response {

@@ -10,6 +10,8 @@ struct GraphQLHTTPFailure: Error, Equatable {
     var message: String
     var code: String
     var headers: HTTPFields = [:]
+    /// More of the error's `extensions`, beside `code` (``GraphQLHTTPExecutor/errorExtensions(for:context:)``).
+    var extensions: GraphQLObject = [:]
 
     static func badRequest(_ message: String, code: String = "BAD_REQUEST") -> Self {
         Self(status: .badRequest, message: message, code: code)
@@ -21,7 +23,9 @@ struct GraphQLHTTPFailure: Error, Equatable {
 
     /// The response body: one error, no `data`.
     var body: GraphQLValue {
-        .object(["errors": .list([.object(["message": .string(message), "extensions": .object(["code": .string(code)])])])])
+        .object([
+            "errors": .list([.object(["message": .string(message), "extensions": .object((["code": .string(code)] as GraphQLObject).adding(extensions))])])
+        ])
     }
 }
 

@@ -8,14 +8,17 @@ public struct PostgresConfiguration: Sendable {
     public var poolSize: Int
     /// How long a request waits for a free connection before failing with `.poolTimeout`.
     public var acquireTimeout: Duration
-    /// The most prepared statements kept per connection; the oldest is deallocated beyond it.
+    /// The most prepared statements kept per connection; beyond it statements run unprepared.
+    /// 0 prepares none (for a pooler in transaction mode).
     public var statementCacheSize: Int
+    /// 256.
+    public static let defaultStatementCacheSize = 256
 
     public init(
         connectionString: String,
         poolSize: Int = 8,
         acquireTimeout: Duration = .seconds(10),
-        statementCacheSize: Int = 256
+        statementCacheSize: Int = defaultStatementCacheSize
     ) {
         precondition(poolSize > 0, "poolSize must be positive")
         self.connectionString = connectionString

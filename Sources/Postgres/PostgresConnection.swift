@@ -72,14 +72,18 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
 
     public func query(_ sql: String, parameters: [(any PostgresEncodable)?]) async throws -> PostgresRows {
         let encoded = try parameters.map { try $0?.postgresParameter() }
-        return try await run { try $0.execute(sql, encoded) }
+        return try await StatementSpan.run(sql) { try await run { try $0.execute(sql, encoded) } }
     }
 
     public func executeScript(_ sql: String) async throws {
-        _ = try await run { try $0.executeScript(sql) }
+        _ = try await StatementSpan.run(sql) { try await run { try $0.executeScript(sql) } }
     }
 
     public func copyIn(_ sql: String, _ feed: (PostgresCopyWriter) async throws -> Void) async throws -> Int {
+        try await StatementSpan.run(sql) { try await copy(sql, feed) }
+    }
+
+    private func copy(_ sql: String, _ feed: (PostgresCopyWriter) async throws -> Void) async throws -> Int {
         try await run { try $0.startCopy(sql) }
         let writer = PostgresCopyWriter(connection: self)
         do {
@@ -109,7 +113,7 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
     /// BEGIN and the transaction-local settings, in one round trip.
     func begin(settings: [String: String]) async throws {
         guard !settings.isEmpty else {
-            _ = try await run { try $0.executeScript("BEGIN") }
+            _ = try await StatementSpan.run("BEGIN") { try await run { try $0.executeScript("BEGIN") } }
             return
         }
         // One `set_config(name, value, true)` per setting, in a single statement; sorted so that
@@ -118,7 +122,7 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
         let calls = sorted.indices.map { "set_config($\(2 * $0 + 1), $\(2 * $0 + 2), true)" }
         let sql = "SELECT " + calls.joined(separator: ", ")
         let parameters: [PostgresParameter?] = sorted.flatMap { [.text($0.key), .text($0.value)] }
-        try await run { try $0.begin(then: sql, parameters) }
+        try await StatementSpan.run("BEGIN; " + sql) { try await run { try $0.begin(then: sql, parameters) } }
     }
 
     /// The body, then COMMIT; or ROLLBACK when the body throws.
@@ -130,10 +134,10 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
         do {
             value = try await body(PostgresTransaction(connection: self))
         } catch {
-            _ = try? await run { try $0.executeScript("ROLLBACK") }
+            _ = try? await StatementSpan.run("ROLLBACK") { try await run { try $0.executeScript("ROLLBACK") } }
             throw error
         }
-        let tag = try await run { try $0.executeScript("COMMIT") }.commandTag
+        let tag = try await StatementSpan.run("COMMIT") { try await run { try $0.executeScript("COMMIT") } }.commandTag
         // COMMIT of a transaction in which a statement failed answers ROLLBACK, without an error.
         if tag == "ROLLBACK" {
             throw PostgresError(

@@ -23,18 +23,13 @@ public struct DatabaseListenerService: Service {
     let tenants: TenantCache
     let logger: Logger
 
-    /// Listens as `configuration` connects (the app role), for `live` and `tenants`.
+    /// Listens as `configuration` connects (the app role, `database.listenUrl`), for `live` and `tenants`.
     public init(configuration: PostgresConfiguration, live: LiveEvents, tenants: TenantCache, logger: Logger) {
         listener = PostgresListener(
             configuration: configuration, channels: [LiveEvent.channel, Self.tenantsChannel], logger: logger)
         self.live = live
         self.tenants = tenants
         self.logger = logger
-    }
-
-    /// Listens for `graphQL`'s subscribers (on its pool's database) and `tenants`.
-    public init(graphQL: TenantGraphQL, tenants: TenantCache, logger: Logger) {
-        self.init(configuration: graphQL.services.pool.configuration, live: graphQL.services.live, tenants: tenants, logger: logger)
     }
 
     public func run() async throws {

@@ -4,7 +4,7 @@ public import Logging
 /// Writes each log line as one JSON object (`log.format: json`), for log shippers that read JSON:
 /// `time` (ISO 8601, UTC, milliseconds), `level`, `message`, `label`, and the line's metadata,
 /// the request's included (``RequestLogMetadata``), with the request's keys under plain names:
-/// `requestId`, `tenant`, `operation`, `status`, `durationMs`. Other metadata keys keep their
+/// `requestId`, `traceId`, `tenant`, `operation`, `status`, `durationMs`. Other metadata keys keep their
 /// names; every value is a string.
 public struct JSONLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
@@ -14,7 +14,7 @@ public struct JSONLogHandler: LogHandler {
     let write: @Sendable (String) -> Void
 
     /// Renamed metadata keys: what the request log and ``RequestLogMetadata`` call them → JSON.
-    static let names = ["hb.request.id": "requestId", "http.status": "status", "duration_ms": "durationMs"]
+    static let names = ["hb.request.id": "requestId", "trace_id": "traceId", "http.status": "status", "duration_ms": "durationMs"]
 
     /// `write` receives each line, newline included (standard output by default).
     public init(

@@ -141,12 +141,13 @@ public struct FilesEndpoint: TenantEndpoint {
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    /// Whether an `If-None-Match` header names the file's tag (or any, `*`).
+    /// Whether an `If-None-Match` header names the file's tag (or any, `*`), by the weak comparison
+    /// RFC 9110 (13.1.2) asks of it: `W/"<sha>"` matches too, as a cache that kept the tag weak sends it.
     private static func matches(_ ifNoneMatch: String?, _ info: FileDescription) -> Bool {
         guard let ifNoneMatch else { return false }
         return ifNoneMatch.split(separator: ",").contains { tag in
             let tag = tag.trimmingCharacters(in: .whitespaces)
-            return tag == etag(info) || tag == "*"
+            return (tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag) == etag(info) || tag == "*"
         }
     }
 

@@ -8,6 +8,8 @@ public import Storykeep
 ///
 /// Middleware, outermost first:
 /// 0. ``RequestIDMiddleware``, the request id (`X-Request-Id`) of every response and log line;
+///    then ``TraceContextMiddleware``, the request's trace (`traceparent` in, `traceresponse`
+///    out, the trace id on every log line and GraphQL error);
 /// 1. ``TenantMiddleware`` resolves the tenant, so that everything after it, the request log
 ///    included, knows it;
 /// 2. ``RequestMetricsMiddleware``, requests counted and timed (``ServerMetrics``);
@@ -53,6 +55,7 @@ public enum StorykeepApplication {
     public static func router(config: StorykeepConfig, parts: Parts) -> Router<StorykeepRequestContext> {
         let router = Router(context: StorykeepRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
+        router.add(middleware: TraceContextMiddleware())
         router.add(middleware: TenantMiddleware(tenants: parts.tenants))
         router.add(middleware: RequestMetricsMiddleware(metrics: .shared))
         router.add(middleware: RequestLogMiddleware())

@@ -13,7 +13,7 @@ public import Hummingbird
 ///   when its origin is allowed, without them when it is not;
 /// - any other response of the tenant, an error's included, gets `Access-Control-Allow-Origin`
 ///   (the request's exact origin, never `*`), `Access-Control-Allow-Credentials` and the headers
-///   a script may read (`X-Request-Id`, `Retry-After`) when its origin is allowed;
+///   a script may read (`X-Request-Id`, `Retry-After`, `traceresponse`) when its origin is allowed;
 /// - every response of the tenant varies by `Origin`, so no cache hands one origin's answer to another.
 ///
 /// Paths in `excludedPaths` (relative to the tenant root) get none of this: the OAuth token
@@ -23,9 +23,9 @@ public struct TenantCORSMiddleware: RouterMiddleware {
 
     /// What a cross-origin script may send.
     static let allowedMethods = "GET, POST, OPTIONS"
-    static let allowedHeaders = "content-type, authorization, graphql-require-preflight, apollo-require-preflight, traceparent, x-request-id"
+    static let allowedHeaders = "content-type, authorization, graphql-require-preflight, apollo-require-preflight, traceparent, tracestate, x-request-id"
     /// What a cross-origin script may read besides the safelisted headers.
-    static let exposedHeaders = "X-Request-Id, Retry-After"
+    static let exposedHeaders = "X-Request-Id, Retry-After, traceresponse"
     /// How long a browser may keep a preflight's answer: two hours, Chromium's ceiling. An origin
     /// removed from the file is refused at once all the same, since every response is checked.
     static let maxAgeSeconds = 7200

@@ -1,4 +1,4 @@
-import GraphQL
+public import GraphQL
 public import GraphQLHTTP
 public import Hummingbird
 public import Storykeep
@@ -28,8 +28,14 @@ public struct TenantGraphQLExecutor: GraphQLHTTPExecutor {
             allowedOperationTypes: operation.allowedOperationTypes, requestID: context.requestID,
             acceptLanguage: request.headers[.acceptLanguage])
         switch outcome {
-        case .response(let response):
+        case .response(var response):
             GraphQLMetrics.record(response.errors, tenant: context.tenant.slug)
+            let extensions = errorExtensions(for: request, context: context)
+            response.errors = response.errors.map { error in
+                var error = error
+                error.extensions = (error.extensions ?? [:]).adding(extensions)
+                return error
+            }
             return .response(json: response.jsonBytes(), executionStarted: !response.isRequestError)
         case .operationNotAllowed(let type):
             return .operationNotAllowed(type)
@@ -40,6 +46,12 @@ public struct TenantGraphQLExecutor: GraphQLHTTPExecutor {
     /// a request that sends no `operationName`; read off the text, before parsing.
     static func firstOperationName(in query: String) -> String? {
         (try? /^\s*(?:query|mutation|subscription)\s+([A-Za-z_][A-Za-z0-9_]*)/.prefixMatch(in: query)).flatMap { $0 }.map { String($0.1) }
+    }
+
+    /// Every error the endpoint answers carries the request's trace id (``TraceContextMiddleware``)
+    /// as `extensions.traceId`, for a client to quote.
+    public func errorExtensions(for request: Request, context: Context) -> GraphQLObject {
+        context.traceID.map { ["traceId": .string($0)] } ?? [:]
     }
 
     /// Each tenant's persisted queries are its own: whether a hash is known at one agency says

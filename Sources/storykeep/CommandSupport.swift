@@ -38,14 +38,7 @@ enum CommandSupport {
 
     /// A pool connected as the app role, `storykeep_app` (`DATABASE_URL`).
     static func appPool(_ config: StorykeepConfig, logger: Logger) throws -> PostgresPool {
-        PostgresPool(
-            configuration: PostgresConfiguration(
-                connectionString: try config.database.requireURL(),
-                poolSize: config.database.poolSize,
-                acquireTimeout: config.database.acquireTimeout
-            ),
-            logger: logger
-        )
+        PostgresPool(configuration: try config.database.appPool(), logger: logger)
     }
 
     /// A small pool connected as the owner role, `storykeep_owner` (`STORYKEEP_OWNER_DATABASE_URL`),

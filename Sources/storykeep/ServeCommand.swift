@@ -30,7 +30,8 @@ struct ServeCommand: AsyncParsableCommand {
             endpoints: StorykeepApplication.tenantEndpoints(graphQL: graphQL, config: config),
             services: StorykeepApplication.backgroundServices(
                 config.jobs.enabled ? StorykeepModules.backgroundJobs(config) : [], graphQL: graphQL, logger: logger)
-                + [DatabaseListenerService(graphQL: graphQL, tenants: tenants, logger: logger)],
+                + [DatabaseListenerService(
+                    configuration: try config.database.listener(), live: graphQL.services.live, tenants: tenants, logger: logger)],
             liveSocket: LiveSocketEndpoint(graphQL: graphQL, limits: LiveLimits(config.live))
         )
         let app = StorykeepApplication.make(config: config, parts: parts, logger: logger) { port in

@@ -238,6 +238,11 @@ struct JournalHTTPTests {
             #expect(stale.status == .ok)
             let cached = try await h.get(url, token: sam, headers: [.ifNoneMatch: "\"\(sha)\""])
             #expect(cached.status == .notModified)
+            let weak = try await h.get(url, token: sam, headers: [.ifNoneMatch: "\"other\", W/\"\(sha)\""])
+            #expect(weak.status == .notModified, "If-None-Match compares weakly (RFC 9110 13.1.2)")
+            // If-Range compares strongly: a weak tag sends the whole file.
+            let weakRange = try await h.get(url, token: sam, headers: [.range: "bytes=0-9", .ifRange: "W/\"\(sha)\""])
+            #expect(weakRange.status == .ok)
 
             #expect(try await h.get(url, token: nil).status == .unauthorized)
             #expect(try await h.get(url, token: "not-a-token").status == .unauthorized)

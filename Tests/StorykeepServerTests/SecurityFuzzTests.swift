@@ -20,12 +20,13 @@ import Testing
     static let seed: UInt64 = ProcessInfo.processInfo.environment["STORYKEEP_FUZZ_SEED"].flatMap { UInt64($0) } ?? 16
 
     /// Runs `body` in a world of its own on the live server: the journal's test tenant (tags,
-    /// archive, moods, prompts), with uploads up to 1 MiB and a login back-off of at most one
+    /// archive, moods, prompts) with the social space and messaging on, with uploads up to 1 MiB and a login back-off of at most one
     /// second (which the world skips by moving the server's clock). Then a new person logs in
     /// with a password, and every failure found is printed and recorded.
     static func withFuzzWorld(_ name: String, _ body: @escaping @Sendable (FuzzWorld) async throws -> Void) async throws {
         try await withAccounts(setup: .live, tweak: { index, file in
             JournalHTTP.tenant(index, &file)
+            file.modules += [.social, .messaging]
             file.uploads = UploadPolicy(maxMegabytes: 1)
             file.lockout = LockoutPolicy(freeAttempts: 2, maxBackoffSeconds: 1)
             // Thousands of bad inputs from one address, failed logins among them: no rate limit stops the pass.

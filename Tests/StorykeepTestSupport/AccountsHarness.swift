@@ -52,12 +52,12 @@ public struct AccountsHarness: Sendable {
 /// logins at once in their first transaction (the server's ``AsyncGate``), on `poolSize`
 /// connections, each statement of a request held to `statementTimeout` (none by default), with
 /// GraphQL over WebSocket held to `liveLimits`, in process or, with `setup: .live`, over a socket,
-/// with the server's configuration changed by `configure`.
+/// with the server's configuration changed by `configure`, its log lines kept in `logs`.
 public func withAccounts(
     tenants tenantCount: Int = 1, argon2 parameters: Argon2Parameters = .floor, loginPermits: Int = 2,
     poolSize: Int = 4, statementTimeout: Duration? = nil, liveLimits: LiveLimits = LiveLimits(), setup: TestingSetup = .router,
     tweak: (Int, inout TenantFile) -> Void = { _, _ in }, configure: (inout StorykeepConfig) -> Void = { _ in },
-    _ test: @escaping @Sendable (AccountsHarness) async throws -> Void
+    logs: CapturedLogs = CapturedLogs(), _ test: @escaping @Sendable (AccountsHarness) async throws -> Void
 ) async throws {
     let tenants = try await makeTenants(tenantCount, tweak)
     try await TestDatabase.appPool(size: poolSize).closing { app in
@@ -72,7 +72,7 @@ public func withAccounts(
                     logger: Logger(label: "accounts-test"), loginGate: AsyncGate(permits: loginPermits),
                     statementTimeout: statementTimeout, now: { clock.now }))
             let endpoints = StorykeepApplication.tenantEndpoints(graphQL: graphQL, config: try await testConfig())
-            try await withTestServer(endpoints: endpoints, liveSocket: LiveSocketEndpoint(graphQL: graphQL, limits: liveLimits), setup: setup, configure: configure) { client, served in
+            try await withTestServer(endpoints: endpoints, logs: logs, liveSocket: LiveSocketEndpoint(graphQL: graphQL, limits: liveLimits), setup: setup, configure: configure) { client, served in
                 try await test(
                     AccountsHarness(
                         client: client, engine: graphQL, tenants: tenants, clock: clock, app: app, owner: owner, argon2: argon2,

@@ -34,6 +34,8 @@ import Storykeep
         #expect(config.tenants.directory == "tenants")
         #expect(config.database.migrationsDirectory == "Migrations")
         #expect(config.database.statementTimeout == .seconds(5))
+        #expect(config.database.preparedStatements)
+        #expect(config.database.listenURL == nil)
         #expect(config.jobs.enabled)
     }
 

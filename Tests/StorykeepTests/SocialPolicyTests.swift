@@ -21,8 +21,8 @@ struct SocialPolicyTests {
         var worker: AccountContext { .person(tenantID: tenant.id, personID: wes, role: .socialWorker) }
     }
 
-    static func agency(_ db: TestPools) async throws -> Agency {
-        let tenant = try await db.makeTenant { $0.modules = [.social] }
+    static func agency(_ db: TestPools, modules: [TenantModule] = [.social]) async throws -> Agency {
+        let tenant = try await db.makeTenant { $0.modules = modules }
         let ids = try await db.insertPeople(
             ["sam", "fay", "bo", "nia", "pia", "stu"].map { tenant.newPerson(.youngPerson, $0) }
                 + [tenant.newPerson(.socialWorker, "wes"), tenant.newPerson(.agencyAdmin, "ada")], into: tenant)
@@ -128,6 +128,27 @@ struct SocialPolicyTests {
             }
             #expect(await db.app.attempt(a.young(a.sam).settings, "select from social_reports", []) == .rows(0))
             #expect(await db.app.attempt(a.admin.settings, "select from social_reports", []) == .rows(1))
+        }
+    }
+
+    @Test func aReshareNeverWidensWhoReadsItsOriginal() async throws {
+        try await TestPools.run { db in
+            let a = try await Self.agency(db)
+            let forFriends = try await db.asPerson(a.young(a.sam)) { tx in
+                try await tx.query("select id from social_posts where text = 'sam friends'")[0].decode(UUID.self, at: 0)
+            }
+            let reshare = """
+                insert into social_posts (tenant_id, author_id, visibility, reshare, reshare_of)
+                values (current_tenant_id(), current_person_id(), $2::social_post_visibility, true, $1)
+                """
+            #expect(await db.app.attempt(a.young(a.fay).settings, reshare, [forFriends, "AGENCY"], namingConstraint: true)
+                == .failed("23514 social_posts_reshare_audience"))
+            #expect(await db.app.attempt(a.young(a.fay).settings, reshare, [forFriends, "FRIENDS"]) == .rows(1))
+            // Nia, no friend of Sam's, and Bo, blocked: nothing to reshare.
+            for person in [a.nia, a.bo] {
+                #expect(await db.app.attempt(a.young(person).settings, reshare, [forFriends, "FRIENDS"], namingConstraint: true)
+                    == .failed("23514 social_posts_reshare_guard"))
+            }
         }
     }
 

@@ -141,15 +141,16 @@ struct Storykeep {
         }
     }
 
-    @Test func anUnavailableModuleIsRefusedByName() throws {
+    @Test func anUnknownModuleIsRefusedByName() throws {
         let (dir, slug) = try tenantDirectory(extra: "")
         let file = dir + "/\(slug).yaml"
-        let yaml = try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "modules: [tags]", with: "modules: [tags, messaging]")
+        let yaml = try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "modules: [tags]", with: "modules: [tags, forum]")
         try yaml.write(toFile: file, atomically: true, encoding: .utf8)
         for arguments in [["tenant", "apply", "--check", dir], ["tenant", "apply", dir]] {
             let result = try Storykeep.run(arguments)
             #expect(result.status != 0)
-            #expect(result.errors.contains("\(file): modules[1]: the module \"messaging\" is not available yet"), "\(result.errors)")
+            #expect(result.errors.contains("\(file): modules[1]: expected one of: "), "\(result.errors)")
+            #expect(result.errors.contains("found \"forum\""), "\(result.errors)")
         }
     }
 

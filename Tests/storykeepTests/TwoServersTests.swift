@@ -53,7 +53,8 @@ final class ServeProcess: @unchecked Sendable {  // set once, when it starts
     let port: Int
     private let process: Process
 
-    init() async throws {
+    /// Started with the test database's environment, overridden by `environment`.
+    init(environment: [String: String] = [:]) async throws {
         process = Process()
         process.executableURL = try Storykeep.binary
         process.arguments = ["serve"]
@@ -63,7 +64,7 @@ final class ServeProcess: @unchecked Sendable {  // set once, when it starts
             [
                 "STORYKEEP_HTTP_HOST": "127.0.0.1", "STORYKEEP_HTTP_PORT": "0", "STORYKEEP_LOG_LEVEL": "warning",
                 "STORYKEEP_JOBS_ENABLED": "false",
-            ]) { $1 }
+            ].merging(environment) { $1 }) { $1 }
         process.currentDirectoryURL = repositoryRoot
         let output = Pipe()
         process.standardOutput = output

@@ -65,6 +65,13 @@ public struct GraphQLObject: Hashable, Sendable, ExpressibleByDictionaryLiteral 
     }
 
     public var entries: Zip2Sequence<[String], [GraphQLValue]> { zip(keys, values) }
+
+    /// This object followed by the keys of `other` it does not have (its own values win).
+    public func adding(_ other: GraphQLObject) -> GraphQLObject {
+        var object = self
+        for (key, value) in other.entries where object[key] == nil { object.append(key, value) }
+        return object
+    }
 }
 
 extension GraphQLValue {

@@ -13,6 +13,7 @@ public struct AccountsModule: StorykeepModule {
 
     public func register(_ module: inout ModuleRegistry) {
         let admins = FieldAccess.roles([.agencyAdmin])
+        PeopleActivity.register(&module)
 
         module.query("me", access: .anyone) { _, context in
             guard context.viewer != nil || context.presentedInvalidToken else { return nil }

@@ -9,6 +9,7 @@
 @_exported import StorykeepExport
 @_exported import StorykeepFigures
 @_exported import StorykeepJournals
+@_exported import StorykeepMessaging
 @_exported import StorykeepNotifications
 @_exported import StorykeepPrivacy
 @_exported import StorykeepProfile

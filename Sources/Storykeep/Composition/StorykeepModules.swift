@@ -21,6 +21,7 @@ public enum StorykeepModules {
         ExportModule(),
         AuditModule(),
         SocialModule(),
+        MessagingModule(),
         WebhooksModule(),
         FiguresModule(),
         PrivacyModule(modules: { StorykeepModules.all }),
@@ -28,7 +29,7 @@ public enum StorykeepModules {
 
     /// Module names announced whose modules have not landed yet: a tenant file's `modules`
     /// naming one is refused ("not available yet"), so that no agency believes it has it.
-    public static let announced: [TenantModule] = [.messaging]
+    public static let announced: [TenantModule] = []
 
     /// How tenant files are read: every module's sections.
     public static let tenantFileFormat = format(of: all)
@@ -66,11 +67,6 @@ public enum StorykeepModules {
     public static var endpoints: [ModuleEndpoint] {
         all.flatMap(\.endpoints)
     }
-}
-
-extension TenantModule {
-    /// Announced: its module has not landed yet.
-    public static let messaging = TenantModule(rawValue: "messaging")
 }
 
 // Tenant files in the server's format, unless a caller says otherwise.

@@ -38,8 +38,11 @@ public protocol StorykeepModule: Sendable {
     func seed(_ tenant: ModuleSeedTenant) async throws -> [String: Int]
     /// The module's part of a person's data export (the right of access, `requestMyData`): its
     /// files about the person, read in their own context. Where the module is off for the tenant
-    /// it is still asked: what it kept from when it was on is theirs too.
+    /// it is still asked: what it kept from when it was on is theirs too. By default the files of
+    /// ``personDataFiles``.
     func personData(_ subject: PersonDataSubject) async throws -> [PersonDataFile]
+    /// The module's JSON files of a person's data export, each one statement.
+    var personDataFiles: [PersonDataQuery] { get }
 }
 
 extension StorykeepModule {
@@ -51,7 +54,10 @@ extension StorykeepModule {
     public var clientAuthentication: (any ClientAuthentication)? { nil }
     public var seedSettings: [String: String] { [:] }
     public func seed(_ tenant: ModuleSeedTenant) async throws -> [String: Int] { [:] }
-    public func personData(_ subject: PersonDataSubject) async throws -> [PersonDataFile] { [] }
+    public func personData(_ subject: PersonDataSubject) async throws -> [PersonDataFile] {
+        try await subject.files(personDataFiles)
+    }
+    public var personDataFiles: [PersonDataQuery] { [] }
 }
 
 /// Who may call a root field. Fields below the root are reached only through one, so the check at

@@ -118,6 +118,13 @@ extension TextLimit {
     /// An interest group's description.
     public static let socialGroupDescription = TextLimit(1...500, constraint: "social_groups_description_length")
 
+    /// A private message's text (Migrations/0042_messaging.sql).
+    public static let messageText = TextLimit(1...2000, constraint: "messaging_messages_text_length")
+    /// What a report of a message says beside its reason.
+    public static let messageReportText = TextLimit(1...500, constraint: "messaging_reports_text_length")
+    /// Why a moderator removed a message, which its sender reads.
+    public static let messageRemovalReason = TextLimit(1...500, constraint: "messaging_messages_removal_reason_length")
+
     /// Every limit, for the test that holds them to the database's constraints.
     public static let all: [TextLimit] = [
         tenantSlug, personDisplayName, externalRef, email, loginName, entryText, mood, background, suggestion, tagName,
@@ -126,5 +133,6 @@ extension TextLimit {
         adultPrompt, safetyAlertMessage, safetyAlertNote, cmsClientName, auditAction, requestID,
         socialDisplayName, socialBio, socialPostText, socialPostLink, socialComment, socialGroupName, socialGroupDescription,
         socialReportText, socialRemovalReason, socialCommentRemovalReason, socialSuspensionReason,
+        messageText, messageReportText, messageRemovalReason,
     ]
 }

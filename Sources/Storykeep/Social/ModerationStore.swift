@@ -15,6 +15,12 @@ public struct Report: Sendable, Hashable {
     public var reason: String
     public var text: String?
     public var createdAt: Date
+
+    package init(reason: String, text: String?, createdAt: Date) {
+        self.reason = reason
+        self.text = text
+        self.createdAt = createdAt
+    }
 }
 
 /// A post or comment awaiting a moderator (the GraphQL type `ModerationItem`).
@@ -173,7 +179,7 @@ public struct ModerationStore<Database: PostgresQueryable>: Sendable {
 
     /// `text` trimmed, nil when blank and not `required`; BAD_USER_INPUT on `field` when blank
     /// and required, or past `limit`.
-    static func reason(_ text: String?, field: String, limit: TextLimit, required: Bool) throws -> String? {
+    package static func reason(_ text: String?, field: String, limit: TextLimit, required: Bool) throws -> String? {
         let text = text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         if text.isEmpty && !required { return nil }
         guard limit.admits(text) else { throw GraphQLError.badUserInput(field: field, "\(field): must have \(limit).") }
@@ -184,13 +190,13 @@ public struct ModerationStore<Database: PostgresQueryable>: Sendable {
 /// Per-person rate limits of the social module, counted in the database
 /// (`social_rate_events`, Migrations/0034_social_moderation.sql) so that they hold across
 /// servers: within one hour, a person does each action at most the tenant file's number of times.
-enum RateLimits {
+package enum RateLimits {
     /// The window every limit counts in.
     static let windowSeconds = 3600
 
     /// Counts `action` for the person, or throws RATE_LIMITED with `extensions.retryAfterSeconds`
     /// when they did it `limit` times in the window. Three statements.
-    static func take(_ action: String, limit: Int, in tx: some PostgresQueryable) async throws {
+    package static func take(_ action: String, limit: Int, in tx: some PostgresQueryable) async throws {
         try await tx.execute(ModerationStatements.lockAction, action)
         try await tx.execute(ModerationStatements.forgetActions, action, windowSeconds)
         let row = try await tx.query(ModerationStatements.takeAction, action, windowSeconds, limit)[0]

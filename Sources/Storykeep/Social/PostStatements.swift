@@ -3,12 +3,13 @@
 /// constant fragments of this enum. What a person reads is what the policies of
 /// Migrations/0033_social_posts.sql let them read (WHO READS A POST there): no statement here
 /// repeats that rule, so that it is written once.
-enum PostStatements {
+package enum PostStatements {
     // MARK: Posts
 
     /// The columns `PostRows.post` reads, of the post `p`.
     static let postColumns = """
-        p.id, p.author_id, p.text, p.link, p.group_id, p.visibility::text, p.status::text, p.created_at, p.edited_at, p.removal_reason
+        p.id, p.author_id, p.text, p.link, p.group_id, p.visibility::text, p.status::text, p.created_at, p.edited_at, p.removal_reason,
+        p.reshare, p.reshare_of
         """
 
     /// The posts the person reads, newest first, before the position ($1 timestamptz, $2 uuid); $3
@@ -42,8 +43,24 @@ enum PostStatements {
         where p.tenant_id = current_tenant_id() and p.id = $1 and p.deleted_at is null
         """
 
-    /// The ids among $1 (uuid[]) that are no file of the person's own, in their order.
-    static let notMyMedia = """
+    /// The posts among $1 (uuid[]) the person reads that are published and not deleted: what a
+    /// reshare shows of its original (anything else is unavailable).
+    static let publishedByIDs = """
+        select \(postColumns) from social_posts p
+        where p.tenant_id = current_tenant_id() and p.id = any($1::uuid[]) and p.status = 'PUBLISHED' and p.deleted_at is null
+        """
+
+    /// The person reshares the post $4 with the comment $1, to the group $2 or the visibility $3
+    /// (the audience rule and what they may reshare: the trigger of Migrations/0043_social_reshares.sql).
+    static let reshare = """
+        insert into social_posts as p (tenant_id, author_id, text, group_id, visibility, reshare, reshare_of)
+        values (current_tenant_id(), current_person_id(), $1, $2, $3::text::social_post_visibility, true, $4)
+        returning \(postColumns)
+        """
+
+    /// The ids among $1 (uuid[]) that are no file of the person's own, in their order (messages'
+    /// files are checked by it too).
+    package static let notMyMedia = """
         select array(select x.id from unnest($1::uuid[]) with ordinality as x (id, ord)
                      where not exists (select from media m
                                        where m.tenant_id = current_tenant_id() and m.id = x.id and m.owner_id = current_person_id())

@@ -45,6 +45,13 @@ public struct PostStore<Database: PostgresQueryable>: Sendable {
         try await database.query(PostStatements.byID, id).first.map { try PostRows.post($0).item }
     }
 
+    /// The posts among `postIDs` the person reads that are published and not deleted, by id: what
+    /// reshares show of their originals (one statement).
+    public func published(_ postIDs: [UUID]) async throws -> [UUID: Post] {
+        let rows = try await database.query(PostStatements.publishedByIDs, postIDs.uniqued())
+        return Dictionary(uniqueKeysWithValues: try rows.map { let post = try PostRows.post($0).item; return (post.id, post) })
+    }
+
     /// The files of each of `postIDs` the person reads, in order: one statement.
     public func media(ofPosts postIDs: [UUID]) async throws -> [UUID: [MediaInfo]] {
         var media: [UUID: [MediaInfo]] = [:]
@@ -79,7 +86,9 @@ public struct PostStore<Database: PostgresQueryable>: Sendable {
     /// `input.mediaIds` naming a file that is not theirs, on `input.groupId` for a group they are
     /// not a member of.
     public func create(_ input: PostInput) async throws -> Post {
-        if let stranger = try await database.query(PostStatements.notMyMedia, input.mediaIDs)[0].decode([UUID].self, at: 0).first {
+        if !input.mediaIDs.isEmpty,
+            let stranger = try await database.query(PostStatements.notMyMedia, input.mediaIDs)[0].decode([UUID].self, at: 0).first
+        {
             throw GraphQLError.badUserInput(field: "input.mediaIds", "mediaIds: \(stranger.lowercased) is not one of your files.")
         }
         if let group = input.groupID, !(try await database.query(PostStatements.isMember, group)[0].decode(Bool.self, at: 0)) {
@@ -92,6 +101,28 @@ public struct PostStore<Database: PostgresQueryable>: Sendable {
             try await database.execute(PostStatements.attachMedia, post.id, input.mediaIDs)
         }
         return post
+    }
+
+    /// Reshares the post `id` with `comment` (trimmed, blank is none): the reshare, and the
+    /// original. Resharing a reshare reshares its original. Its audience is the original's: the
+    /// same group, else `visibility` (default the original's), which may narrow AGENCY to FRIENDS
+    /// but never widen FRIENDS (Migrations/0043_social_reshares.sql holds the same).
+    /// NOT_FOUND for a post the person may not read, or not published; BAD_USER_INPUT on
+    /// `comment` past ``TextLimit/socialPostText``, on `visibility` for AGENCY of a FRIENDS post.
+    public func reshare(_ id: UUID, comment: String?, visibility: PostVisibility?) async throws -> (reshare: Post, original: Post) {
+        let comment = try PostInput.text(comment, field: "comment")
+        guard var original = try await published([id])[id] else { throw GraphQLError.notFound() }
+        if original.reshare {
+            guard let first = original.reshareOf, let found = try await published([first])[first] else { throw GraphQLError.notFound() }
+            original = found
+        }
+        let audience = visibility ?? original.visibility
+        if original.groupID == nil && original.visibility == .friends && audience == .agency {
+            throw GraphQLError.badUserInput(
+                field: "visibility", "visibility: a post for friends is reshared to your friends only, never to the whole agency.")
+        }
+        let row = try await database.query(PostStatements.reshare, comment, original.groupID, audience.rawValue, original.id)[0]
+        return (try PostRows.post(row).item, original)
     }
 
     /// Replaces the text and link of the person's post `id`, marked edited (held again when it
@@ -203,5 +234,5 @@ public struct PostStore<Database: PostgresQueryable>: Sendable {
 
 extension String {
     /// Nil when empty.
-    var nilIfEmpty: String? { isEmpty ? nil : self }
+    package var nilIfEmpty: String? { isEmpty ? nil : self }
 }

@@ -33,6 +33,10 @@ public struct Post: Sendable, Hashable {
     public var editedAt: Date?
     /// Why a moderator removed it (its author and moderators read it).
     public var removalReason: String?
+    /// It reshares another post (its text is the resharer's comment).
+    public var reshare: Bool = false
+    /// The post it reshares; nil when it is none, or its original was erased.
+    public var reshareOf: UUID?
 }
 
 /// A comment on a post (the GraphQL type `Comment`).
@@ -148,7 +152,8 @@ enum PostRows {
             visibility: PostVisibility(rawValue: try row.decode(String.self, at: 5)) ?? .friends,
             status: ContentStatus(rawValue: try row.decode(String.self, at: 6)) ?? .published,
             createdAt: try row.decode(Date.self, at: 7), editedAt: try row.decode(Date?.self, at: 8),
-            removalReason: try row.decode(String?.self, at: 9))
+            removalReason: try row.decode(String?.self, at: 9), reshare: try row.decode(Bool.self, at: 10),
+            reshareOf: try row.decode(UUID?.self, at: 11))
         return (post, PostPosition(moment: try row.decode(PostgresTimestamp.self, at: 7), id: post.id))
     }
 
@@ -181,6 +186,7 @@ extension Post: GraphQLFieldReadable {
         case "editedAt": editedAt.map(DateTimeScalar.string)
         case "edited": editedAt != nil
         case "removalReason": removalReason
+        case "reshare": reshare
         default: nil
         }
     }

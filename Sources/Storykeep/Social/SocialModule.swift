@@ -29,6 +29,7 @@ public struct SocialModule: StorykeepModule {
         registerBlocks(&module)
         registerPosts(&module)
         registerModeration(&module)
+        registerAdminPeople(&module)
     }
 
     private func registerProfiles(_ module: inout ModuleRegistry) {

@@ -16,10 +16,16 @@ extension SocialModule {
     public static let reactedKind = "postReaction"
     /// The notification an author gets when someone comments on their post.
     public static let commentedKind = "postComment"
+    /// The notification an author gets when someone reshares their post.
+    public static let resharedKind = "postReshared"
 
     static let authors = DataLoader<UUID, SocialProfile?>.inTransaction("Post.author") { ids, _, tx in
         let profiles = try await SocialStore(tx).profiles(ids)
         return ids.map { profiles[$0] }
+    }
+    static let originals = DataLoader<UUID, Post?>.inTransaction("Post.resharedPost") { ids, _, tx in
+        let posts = try await PostStore(tx).published(ids)
+        return ids.map { posts[$0] }
     }
     static let mediaOfPosts = DataLoader<UUID, [MediaInfo]>.inTransaction("Post.media") { ids, _, tx in
         let media = try await PostStore(tx).media(ofPosts: ids)
@@ -46,6 +52,10 @@ extension SocialModule {
         module.field("Post.author", .sync { source, _, _, info in
             guard let post = source as? Post else { return nil }
             return Self.authors.load(post.authorID, info)
+        })
+        module.field("Post.resharedPost", .sync { source, _, _, info in
+            guard let original = (source as? Post)?.reshareOf else { return nil }
+            return Self.originals.load(original, info)
         })
         module.field("Post.groupId", .sync { source, _, _, _ in (source as? Post)?.groupID?.lowercased })
         module.field("Post.media", .sync { source, _, _, info in
@@ -127,6 +137,19 @@ extension SocialModule {
             return try await context.transaction { tx in
                 try await ModerationStore(tx).requireNotSuspended()
                 return try await PostStore(tx).edit(id, text: text, link: link)
+            }
+        }
+        module.mutation("resharePost", access: .authenticated) { arguments, context in
+            let viewer = try Self.participant(context)
+            let id = try arguments.id("postId")
+            let visibility = arguments["visibility"]?.stringValue.flatMap(PostVisibility.init(rawValue:))
+            return try await context.transaction { tx in
+                try await SocialStore(tx).requireProfile()
+                try await ModerationStore(tx).requireNotSuspended()
+                try await RateLimits.take("post", limit: context.tenant.file.social.rateLimits.postsPerHour, in: tx)
+                let (reshare, original) = try await PostStore(tx).reshare(id, comment: arguments["comment"]?.stringValue, visibility: visibility)
+                try await Self.tellAuthor(of: original, kind: Self.resharedKind, "shared your post", by: viewer, in: tx)
+                return reshare
             }
         }
         module.mutation("deletePost", access: .authenticated) { arguments, context in

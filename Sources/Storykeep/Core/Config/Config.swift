@@ -1,4 +1,5 @@
 public import Configuration
+public import Postgres
 
 /// The server's configuration: everything an operator may tune, read once at start.
 ///
@@ -89,10 +90,22 @@ public struct StorykeepConfig: Sendable {
         /// before PostgreSQL stops it and the request gets TIMEOUT. Commands (migrate, seed,
         /// purge) and the server's background purge are not held to it.
         public var statementTimeout: Duration
+        /// `database.preparedStatements` (default true): whether each connection keeps the
+        /// statements it runs prepared (a round trip and the planning saved on each later run).
+        /// False for a pooler in transaction mode that does not carry prepared statements between
+        /// its server connections (PgBouncer before 1.21): every statement is then sent whole.
+        public var preparedStatements: Bool
+        /// `database.listenUrl` (environment: `STORYKEEP_DATABASE_LISTEN_URL`; default `database.url`):
+        /// where the server's one `LISTEN` connection goes (tenant changes, live updates). Behind a
+        /// pooler in transaction mode it must reach PostgreSQL itself: a pooled connection does
+        /// not keep a session's `LISTEN`.
+        public var listenURL: String?
 
         public init(reader: ConfigReader) throws {
             url = reader.string(forKey: "url", isSecret: true)
             ownerURL = reader.string(forKey: "ownerUrl", isSecret: true)
+            listenURL = reader.string(forKey: "listenUrl", isSecret: true)
+            preparedStatements = try reader.requiredBool(forKey: "preparedStatements")
             poolSize = try reader.requiredInt(forKey: "poolSize").checked("database.poolSize", min: 1, max: 1000)
             acquireTimeout = .seconds(
                 try reader.requiredDouble(forKey: "acquireTimeoutSeconds").checked("database.acquireTimeoutSeconds", min: 0.001)
@@ -108,6 +121,21 @@ public struct StorykeepConfig: Sendable {
         public func requireURL() throws -> String {
             guard let url, !url.isEmpty else { throw ConfigError.missing("DATABASE_URL") }
             return url
+        }
+
+        /// How the app role's pool connects (`database.url`, `poolSize`, `acquireTimeoutSeconds`,
+        /// `preparedStatements`).
+        public func appPool() throws -> PostgresConfiguration {
+            PostgresConfiguration(
+                connectionString: try requireURL(), poolSize: poolSize, acquireTimeout: acquireTimeout,
+                statementCacheSize: preparedStatements ? PostgresConfiguration.defaultStatementCacheSize : 0)
+        }
+
+        /// How the server's listener connects: `database.listenUrl`, else as the pool does.
+        public func listener() throws -> PostgresConfiguration {
+            var configuration = try appPool()
+            if let listenURL, !listenURL.isEmpty { configuration.connectionString = listenURL }
+            return configuration
         }
 
         /// The owner role's connection string, or an error that says how to provide one.
