@@ -35,7 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
             liveSocket: LiveSocketEndpoint(graphQL: graphQL, limits: LiveLimits(config.live))
         )
         let app = StorykeepApplication.make(config: config, parts: parts, logger: logger) { port in
-            await announce(host: config.http.host, port: port, tenants: tenants, logger: logger)
+            await announce(host: config.http.host, port: port, tenants: tenants, json: config.log.format == "json", logger: logger)
         }
         do {
             try await CommandSupport.using(pool) { _ in try await app.runService() }
@@ -49,16 +49,23 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// Prints where the API is, and each tenant's GraphQL URL; unbuffered, like the logs, so that
     /// it shows at once in a pipe too.
-    private func announce(host: String, port: Int, tenants: TenantCache, logger: Logger) async {
+    /// Says where the server listens, and each tenant's GraphQL URL: as text for a person, or with
+    /// `log.format: json` as one log line (`tenants` their slugs), so that standard output stays
+    /// one JSON object per line for log shippers.
+    private func announce(host: String, port: Int, tenants: TenantCache, json: Bool, logger: Logger) async {
         let base = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
-        var text = "Storykeep is serving on \(base)  (health: \(base)/health/ready; Ctrl-C stops it)\n"
-        defer { FileHandle.standardOutput.write(Data(text.utf8)) }
+        var slugs: [String] = []
         do {
-            for tenant in try await tenants.all() {
-                text += "  tenant \(tenant.slug): \(base)/t/\(tenant.slug)/graphql\n"
-            }
+            slugs = try await tenants.all().map(\.slug)
         } catch {
             logger.warning("Tenants cannot be read yet", metadata: ["error": "\(error)"])
         }
+        guard !json else {
+            logger.info("Storykeep is serving on \(base)", metadata: ["health": "\(base)/health/ready", "tenants": "\(slugs.joined(separator: " "))"])
+            return
+        }
+        var text = "Storykeep is serving on \(base)  (health: \(base)/health/ready; Ctrl-C stops it)\n"
+        for slug in slugs { text += "  tenant \(slug): \(base)/t/\(slug)/graphql\n" }
+        FileHandle.standardOutput.write(Data(text.utf8))
     }
 }
