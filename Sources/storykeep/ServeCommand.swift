@@ -21,7 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let config = try await CommandSupport.config()
         let logger = CommandSupport.bootstrapLogging(config, toStandardOutput: true)
-        _ = ServerMetrics.shared  // bootstraps swift-metrics before the pool and the hasher count anything
+        if config.metrics.enabled { _ = ServerMetrics.shared }  // bootstraps swift-metrics before the pool and the hasher count anything
         let pool = try CommandSupport.appPool(config, logger: logger)
         let tenants = TenantCache(source: TenantStore(pool: pool), refreshInterval: config.tenants.refreshInterval, logger: logger)
         let graphQL = try TenantGraphQL(config: config, pool: pool, logger: logger)
