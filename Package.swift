@@ -95,6 +95,7 @@ let package = Package(
             dependencies: [
                 "CLibPQ",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
@@ -106,6 +107,7 @@ let package = Package(
             dependencies: [
                 "GraphQL", "Postgres", "CArgon2", "CCrypto",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Configuration", package: "swift-configuration"),
             ],
             path: "Sources/Storykeep/Core"

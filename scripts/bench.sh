@@ -104,6 +104,13 @@ bench_safety_alert
 bench_passkey_login
 scripts/bench-graphql.sh
 
+# What metrics and tracing cost (issue 17): the cached feed request against a server with them on
+# and one with them off, interleaved rounds, medians; a cluster and servers of its own.
+# BENCH_OBSERVABILITY=0 skips it.
+if [[ ${BENCH_OBSERVABILITY:-1} != 0 ]]; then
+    scripts/bench-observability.sh
+fi
+
 # Live updates (issue 15): 1,000 WebSocket subscribers reached by safety alerts, commit to each
 # `next` p50/p99 and memory per connection; a cluster and a server of its own. BENCH_LIVE=0 skips it.
 if [[ ${BENCH_LIVE:-1} != 0 ]]; then

@@ -1,4 +1,5 @@
 import Logging
+import Metrics
 import Synchronization
 
 /// A pool of PostgreSQL connections, each with its own thread for libpq's blocking calls.
@@ -7,6 +8,11 @@ import Synchronization
 /// `acquireTimeout`, first come first served, then fails with `.poolTimeout`. A connection that
 /// broke (its backend was terminated, the network dropped) or was left inside a transaction is
 /// closed when given back, and a new one is opened for the next request that needs it.
+///
+/// Its metrics (swift-metrics), summed over the process's pools: `storykeep_db_pool_connections_in_use`
+/// (lent now), `storykeep_db_pool_waiting` (requests waiting for one) and the histogram
+/// `storykeep_db_pool_wait_seconds` (how long each request waited for its connection, 0 when one
+/// was free).
 public final class PostgresPool: Sendable {
     public let configuration: PostgresConfiguration
     private let logger: Logger
@@ -123,19 +129,30 @@ public final class PostgresPool: Sendable {
 
     /// A connection, and whether it was used before (and so may have died while idle).
     private func acquire() async throws -> (PostgresConnection, reused: Bool) {
+        let start = ContinuousClock.now
         let immediate: Result<Grant, Error>? = state.withLock { state in
             if state.closed { return .failure(PostgresError(kind: .poolClosed, message: "the pool is closed")) }
             return grant(from: &state).map { .success($0) }
         }
         let given: Grant
-        if let immediate { given = try immediate.get() } else { given = try await wait() }
+        if let immediate {
+            given = try immediate.get()
+        } else {
+            let waiting = Meter(label: "storykeep_db_pool_waiting")
+            waiting.increment()
+            defer { waiting.decrement() }
+            given = try await wait()
+        }
+        Timer(label: "storykeep_db_pool_wait_seconds").record(duration: start.duration(to: .now))
         switch given {
         case .connection(let connection):
+            Meter(label: Self.inUse).increment()
             return (connection, true)
         case .slot(let id):
             do {
                 let connection = try await PostgresConnection.connect(id: id, configuration: configuration, logger: logger)
                 logger.debug("postgres connection opened", metadata: ["connection": "\(id)"])
+                Meter(label: Self.inUse).increment()
                 return (connection, false)
             } catch {
                 giveBackSlot()
@@ -143,6 +160,8 @@ public final class PostgresPool: Sendable {
             }
         }
     }
+
+    private static let inUse = "storykeep_db_pool_connections_in_use"
 
     /// Queues the request until a connection or a slot is handed to it, it times out, or its task
     /// is cancelled. Looking for a free connection and joining the queue happen under one lock,
@@ -195,6 +214,7 @@ public final class PostgresPool: Sendable {
     /// Takes a connection back: to the next waiter, to the idle list, or closed if it is broken,
     /// still inside a transaction, or the pool is closed.
     private func release(_ connection: PostgresConnection) {
+        Meter(label: Self.inUse).decrement()
         enum Outcome { case idle, handed(Waiter), close }
         let reusable = connection.isReusable
         let outcome: Outcome = state.withLock { state in

@@ -1,11 +1,18 @@
 import Foundation
 public import Logging
+import Metrics
 public import ServiceLifecycle
 public import Storykeep
 
 /// Runs a module's ``BackgroundJob`` (the archive's purge) every `interval` while the server
 /// runs, the first round one interval after the start, so a restart loop does not hammer the
 /// database. A failed round is logged and the next one tries again.
+///
+/// Its metrics, by `job` (its name in snake case: `archive_purge`, `data_exports`,
+/// `webhook_delivery`, `safety_escalation`): `storykeep_job_rounds_total` by `result` (`done`,
+/// `failed`), and `storykeep_job_work_total` by `work`, each count a round reports (the archive
+/// purge's `entries` and `media`, the exports `built`, the webhooks `delivered`, `failed` and
+/// `dead`, the alerts escalated, the `tenants` gone over).
 public struct BackgroundJobService: Service {
     let job: BackgroundJob
     let context: JobContext
@@ -16,11 +23,18 @@ public struct BackgroundJobService: Service {
     }
 
     public func run() async throws {
+        let label = job.name.replacing(" ", with: "_")
         await runRounds(every: job.interval) {
             let done = try await job.round(context)
             context.logger.info("Background job done", metadata: done.merging(["job": "\(job.name)"]) { $1 })
+            Counter(label: "storykeep_job_rounds_total", dimensions: [("job", label), ("result", "done")]).increment()
+            for (work, count) in done {
+                guard let count = Int("\(count)"), count > 0 else { continue }
+                Counter(label: "storykeep_job_work_total", dimensions: [("job", label), ("work", work)]).increment(by: count)
+            }
         } failed: { error in
             context.logger.error("Background job failed", metadata: ["job": "\(job.name)", "error": "\(error)"])
+            Counter(label: "storykeep_job_rounds_total", dimensions: [("job", label), ("result", "failed")]).increment()
         }
     }
 }

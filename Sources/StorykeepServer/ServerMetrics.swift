@@ -12,6 +12,11 @@ import Synchronization
 /// - `graphql_errors_total` by `tenant` and `code`;
 /// - `login_failures_total` and `lockouts_total` by `tenant`;
 /// - `rate_limited_total` by `tenant`;
+/// - `document_cache_lookups_total` by `tenant` and `result` (``GraphQLMetrics``);
+/// - `db_pool_connections_in_use`, `db_pool_waiting` and `db_pool_wait_seconds` (`PostgresPool`);
+/// - `argon2_queue_length`, `argon2_wait_seconds` and `argon2_seconds` (`PasswordHasher`);
+/// - `job_rounds_total` and `job_work_total` by `job` (``BackgroundJobService``);
+/// - `live_connections` by `transport` (``LiveSocketEndpoint``, ``GraphQLSSEMiddleware``);
 /// and Hummingbird's own request metrics (`hb_...`).
 public final class ServerMetrics: Sendable {
     /// The process's: the first use bootstraps swift-metrics with it.

@@ -6,7 +6,8 @@ public import Storykeep
 
 /// The HTTP server: routing, tenants, health, request logs.
 ///
-/// Middleware, outermost first:
+/// Middleware, outermost first (the trace's with `tracing.enabled`, the metrics' with
+/// `metrics.enabled`):
 /// 0. ``RequestIDMiddleware``, the request id (`X-Request-Id`) of every response and log line;
 ///    then ``TraceContextMiddleware``, the request's trace (`traceparent` in, `traceresponse`
 ///    out, the trace id on every log line and GraphQL error);
@@ -55,19 +56,19 @@ public enum StorykeepApplication {
     public static func router(config: StorykeepConfig, parts: Parts) -> Router<StorykeepRequestContext> {
         let router = Router(context: StorykeepRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
-        router.add(middleware: TraceContextMiddleware())
+        if config.tracing.enabled { router.add(middleware: TraceContextMiddleware()) }
         router.add(middleware: TenantMiddleware(tenants: parts.tenants))
-        router.add(middleware: RequestMetricsMiddleware(metrics: .shared))
+        if config.metrics.enabled { router.add(middleware: RequestMetricsMiddleware(metrics: .shared)) }
         router.add(middleware: RequestLogMiddleware())
         let tokenPaths = Set(parts.endpoints.compactMap { ($0 as? ClientCredentialsEndpoint)?.path })
         router.add(middleware: TenantCORSMiddleware(excludedPaths: tokenPaths))
         router.add(middleware: RateLimitMiddleware(buckets: TokenBuckets(), trustedProxies: config.http.trustedProxies, tokenPaths: tokenPaths))
         router.add(middleware: CredentialMiddleware())
-        router.add(middleware: MetricsMiddleware())
+        if config.metrics.enabled { router.add(middleware: MetricsMiddleware()) }
         router.add(middleware: BodyLimitMiddleware(limit: config.http.bodyLimitBytes))
 
         HealthRoutes(checks: parts.readiness).register(on: router)
-        MetricsRoute(metrics: .shared, bearerToken: config.metrics.bearerToken).register(on: router)
+        if config.metrics.enabled { MetricsRoute(metrics: .shared, bearerToken: config.metrics.bearerToken).register(on: router) }
 
         let byPath = router.group("t/:tenant", context: TenantRequestContext.self)
         let byHost = router.group(context: TenantRequestContext.self)

@@ -20,6 +20,7 @@ public struct TenantGraphQLExecutor: GraphQLHTTPExecutor {
 
     public func execute(_ operation: GraphQLHTTPOperation, request: Request, context: Context) async -> GraphQLHTTPResult {
         RequestObservation.current?.ranOperation(named: operation.operationName ?? Self.firstOperationName(in: operation.query))
+        GraphQLMetrics.recordDocumentLookup(cached: graphQL.hasCachedDocument(operation.query, tenant: context.tenant), tenant: context.tenant.slug)
         let outcome = await graphQL.execute(
             GraphQLRequest(
                 query: operation.query, operationName: operation.operationName, variables: operation.variables,

@@ -21,6 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let config = try await CommandSupport.config()
         let logger = CommandSupport.bootstrapLogging(config, toStandardOutput: true)
+        if config.metrics.enabled { _ = ServerMetrics.shared }  // bootstraps swift-metrics before the pool and the hasher count anything
         let pool = try CommandSupport.appPool(config, logger: logger)
         let tenants = TenantCache(source: TenantStore(pool: pool), refreshInterval: config.tenants.refreshInterval, logger: logger)
         let graphQL = try TenantGraphQL(config: config, pool: pool, logger: logger)
@@ -35,7 +36,7 @@ struct ServeCommand: AsyncParsableCommand {
             liveSocket: LiveSocketEndpoint(graphQL: graphQL, limits: LiveLimits(config.live))
         )
         let app = StorykeepApplication.make(config: config, parts: parts, logger: logger) { port in
-            await announce(host: config.http.host, port: port, tenants: tenants, logger: logger)
+            await announce(host: config.http.host, port: port, tenants: tenants, json: config.log.format == "json", logger: logger)
         }
         do {
             try await CommandSupport.using(pool) { _ in try await app.runService() }
@@ -47,17 +48,28 @@ struct ServeCommand: AsyncParsableCommand {
         logger.info("Storykeep stopped")
     }
 
-    /// Prints where the API is at once, then each tenant's GraphQL URL once the tenants are read
-    /// (a database of thousands of agencies takes a while); unbuffered, like the logs, so that it
-    /// shows at once in a pipe too.
-    private func announce(host: String, port: Int, tenants: TenantCache, logger: Logger) async {
+    /// Says where the server listens at once, then each tenant's GraphQL URL once the tenants are
+    /// read (a database of thousands of agencies takes a while): as text for a person, unbuffered so
+    /// that it shows at once in a pipe too, or with `log.format: json` as log lines (`tenants`
+    /// their slugs), so that standard output stays one JSON object per line for log shippers.
+    private func announce(host: String, port: Int, tenants: TenantCache, json: Bool, logger: Logger) async {
         let base = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
-        FileHandle.standardOutput.write(Data("Storykeep is serving on \(base)  (health: \(base)/health/ready; Ctrl-C stops it)\n".utf8))
+        if json {
+            logger.info("Storykeep is serving on \(base)", metadata: ["health": "\(base)/health/ready"])
+        } else {
+            FileHandle.standardOutput.write(Data("Storykeep is serving on \(base)  (health: \(base)/health/ready; Ctrl-C stops it)\n".utf8))
+        }
+        let slugs: [String]
         do {
-            let lines = try await tenants.all().map { "  tenant \($0.slug): \(base)/t/\($0.slug)/graphql\n" }
-            FileHandle.standardOutput.write(Data(lines.joined().utf8))
+            slugs = try await tenants.all().map(\.slug)
         } catch {
             logger.warning("Tenants cannot be read yet", metadata: ["error": "\(error)"])
+            return
+        }
+        if json {
+            logger.info("Tenants served", metadata: ["tenants": "\(slugs.joined(separator: " "))"])
+        } else {
+            FileHandle.standardOutput.write(Data(slugs.map { "  tenant \($0): \(base)/t/\($0)/graphql\n" }.joined().utf8))
         }
     }
 }

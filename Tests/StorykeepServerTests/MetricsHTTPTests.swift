@@ -71,6 +71,21 @@ import Testing
         }
     }
 
+    @Test func metricsAndTracingTurnedOffAreNotServed() async throws {
+        try await withTestServer(configure: { $0.metrics.enabled = false; $0.tracing.enabled = false }) { client, _ in
+            try await client.execute(uri: "/metrics", method: .get) { response in #expect(response.status == .notFound) }
+            try await client.execute(uri: "/health/live", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[HTTPField.Name("traceresponse")!] == nil)
+            }
+        }
+        try await withTestServer { client, _ in
+            try await client.execute(uri: "/health/live", method: .get) { response in
+                #expect(response.headers[HTTPField.Name("traceresponse")!] != nil)
+            }
+        }
+    }
+
     @Test func operationNamesOfATenantAreBoundedWithAnOtherBucket() {
         let metrics = ServerMetrics.shared
         let tenant = TestTenants.uniqueSlug("labels")

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Postgres
+import StorykeepServer
 
 /// The database the tests run against, found through the environment that `make test` sets:
 /// `DATABASE_URL` (the application role, `storykeep_app`) and `STORYKEEP_OWNER_DATABASE_URL`
@@ -39,14 +40,16 @@ public enum TestDatabase {
 
     /// A new pool as the application role; the caller closes it.
     public static func appPool(size: Int = 4, acquireTimeout: Duration = .seconds(10)) throws -> PostgresPool {
-        PostgresPool(
+        _ = ServerMetrics.shared  // as `storykeep serve`: metrics bootstrapped before a pool counts anything
+        return PostgresPool(
             configuration: .init(connectionString: try url(appVariable), poolSize: size, acquireTimeout: acquireTimeout),
             logger: logger)
     }
 
     /// A new pool as the owner role; the caller closes it.
     public static func ownerPool(size: Int = 2) throws -> PostgresPool {
-        PostgresPool(configuration: .init(connectionString: try url(ownerVariable), poolSize: size), logger: logger)
+        _ = ServerMetrics.shared
+        return PostgresPool(configuration: .init(connectionString: try url(ownerVariable), poolSize: size), logger: logger)
     }
 
     /// Applies the repository's migrations once per test process (`make test` has usually done

@@ -37,11 +37,7 @@ struct Storykeep {
     }
 
     static var binary: URL {
-        get throws {
-            let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("storykeep")
-            let candidates = [beside, repositoryRoot.appendingPathComponent(".build/debug/storykeep")]
-            return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }, "build storykeep first")
-        }
+        get throws { try ServeProcess.binary }
     }
 
     static func run(_ arguments: String...) throws -> Result {

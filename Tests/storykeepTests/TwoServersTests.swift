@@ -47,33 +47,7 @@ import Testing
     }
 }
 
-/// `storykeep serve` on a free port of 127.0.0.1, run from the checkout with the test database's
-/// environment, until ``stop()``.
-final class ServeProcess: @unchecked Sendable {  // set once, when it starts
-    let port: Int
-    private let process: Process
-
-    /// Started with the test database's environment, overridden by `environment`.
-    init(environment: [String: String] = [:]) async throws {
-        process = Process()
-        process.executableURL = try Storykeep.binary
-        process.arguments = ["serve"]
-        process.environment = ProcessInfo.processInfo.environment.merging(
-            // No background jobs: they would do the work of the other tests' tenants in this
-            // database (deliver their webhooks, build their exports) while those tests do it.
-            [
-                "STORYKEEP_HTTP_HOST": "127.0.0.1", "STORYKEEP_HTTP_PORT": "0", "STORYKEEP_LOG_LEVEL": "warning",
-                "STORYKEEP_JOBS_ENABLED": "false",
-            ].merging(environment) { $1 }) { $1 }
-        process.currentDirectoryURL = repositoryRoot
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
-        let announced = await firstCapture(in: output.fileHandleForReading, of: /serving on http:\/\/127\.0\.0\.1:([0-9]+)/)
-        port = try #require(announced.flatMap { Int($0) }, "storykeep serve did not say where it listens")
-    }
-
+extension ServeProcess {
     /// Raises a safety alert through this server's HTTP API as the young person of `token`: its id.
     func raiseAlert(tenant slug: String, token: String) async throws -> String {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/t/\(slug)/graphql")!)
@@ -84,11 +58,5 @@ final class ServeProcess: @unchecked Sendable {  // set once, when it starts
         let (body, _) = try await URLSession.shared.data(for: request)
         let answer = try JSONSerialization.jsonObject(with: body) as? [String: [String: [String: Any]]]
         return try #require(answer?["data"]?["raiseSafetyAlert"]?["id"] as? String, "\(String(decoding: body, as: UTF8.self))")
-    }
-
-    /// SIGTERM, as an orchestrator stops it; waits for it to drain and exit.
-    func stop() {
-        process.terminate()
-        process.waitUntilExit()
     }
 }

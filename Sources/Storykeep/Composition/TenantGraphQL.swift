@@ -117,6 +117,12 @@ public struct TenantGraphQL: Sendable {
         }
     }
 
+    /// Whether `tenant`'s schema holds `query` parsed and validated in its document cache, so that
+    /// running it now skips parsing and validation (the metrics' cache hits).
+    public func hasCachedDocument(_ query: String, tenant: Tenant) -> Bool {
+        (try? schemas.schema(for: tenant.file))?.service.documentCache.contains(query) ?? false
+    }
+
     /// The answer to `request` when `tenant` runs only its trusted documents
     /// (`graphql.trustedDocumentsOnly`) and this is not one of them, byte for byte; nil to run it.
     static func untrustedDocument(_ request: GraphQLRequest, tenant: Tenant) -> GraphQLResponse? {

@@ -1,5 +1,6 @@
 import GraphQL
 import Hummingbird
+import Metrics
 import ServiceLifecycle
 import Storykeep
 import StorykeepCore
@@ -92,11 +93,15 @@ struct GraphQLSSEMiddleware: RouterMiddleware {
 
     /// A `text/event-stream` response of what `produce` gives its sink, then `complete`. When the
     /// client has gone, writing fails (at the latest at the next keep-alive) and `produce` is
-    /// cancelled; so is it when the server shuts down.
+    /// cancelled; so is it when the server shuts down. Open streams are counted in
+    /// `storykeep_live_connections{transport="sse"}`.
     static func stream(_ produce: @escaping @Sendable (_ sink: @escaping @Sendable ([UInt8]) -> Void) async -> Void) -> Response {
         Response(
             status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
             body: ResponseBody { writer in
+                let open = Meter(label: "storykeep_live_connections", dimensions: [("transport", "sse")])
+                open.increment()
+                defer { open.decrement() }
                 let (chunks, sink) = AsyncStream<[UInt8]>.makeStream()
                 let producer = Task {
                     await produce { sink.yield($0) }

@@ -1,5 +1,6 @@
 public import Hummingbird
 public import HummingbirdWebSocket
+import Metrics
 public import Storykeep
 
 /// The context of a WebSocket upgrade request.
@@ -16,7 +17,8 @@ public struct LiveSocketContext: RequestContext, WebSocketRequestContext {
 /// GraphQL over WebSocket (graphql-ws, subprotocol `graphql-transport-ws`) at each tenant's
 /// GraphQL URL: `GET /t/<slug>/graphql` (and `/graphql` on a tenant's hosts) upgraded when the
 /// client offers that subprotocol; any other GET there stays GraphQL over HTTP. Each connection
-/// is a ``GraphQLWSConnection``, held to ``LiveLimits``.
+/// is a ``GraphQLWSConnection``, held to ``LiveLimits``, and counted while open in
+/// `storykeep_live_connections{transport="websocket"}`.
 public struct LiveSocketEndpoint: Sendable {
     public let graphQL: TenantGraphQL
     public let limits: LiveLimits
@@ -41,6 +43,9 @@ public struct LiveSocketEndpoint: Sendable {
                 let connection = GraphQLWSConnection(
                     tenant: tenant, graphQL: graphQL, links: TenantLinks(root: root), limits: limits, connections: connections,
                     outbound: outbound, logger: context.logger)
+                let open = Meter(label: "storykeep_live_connections", dimensions: [("transport", "websocket")])
+                open.increment()
+                defer { open.decrement() }
                 await connection.run(inbound)
             }
         }

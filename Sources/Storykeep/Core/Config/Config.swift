@@ -22,6 +22,7 @@ public struct StorykeepConfig: Sendable {
     public var live: Live
     public var log: Log
     public var metrics: Metrics
+    public var tracing: Tracing
     public var jobs: Jobs
     public var explorer: Explorer
 
@@ -39,7 +40,8 @@ public struct StorykeepConfig: Sendable {
         webhooks = try Webhooks(reader: reader.scoped(to: "webhooks"))
         live = try Live(reader: reader.scoped(to: "live"))
         log = try Log(reader: reader.scoped(to: "log"))
-        metrics = Metrics(reader: reader.scoped(to: "metrics"))
+        metrics = try Metrics(reader: reader.scoped(to: "metrics"))
+        tracing = try Tracing(reader: reader.scoped(to: "tracing"))
         jobs = try Jobs(reader: reader.scoped(to: "jobs"))
         explorer = try Explorer(reader: reader.scoped(to: "explorer"))
     }
@@ -315,13 +317,29 @@ public struct StorykeepConfig: Sendable {
 
     /// `GET /metrics`.
     public struct Metrics: Sendable {
+        /// `metrics.enabled` (environment: `STORYKEEP_METRICS_ENABLED`; default true): off, the
+        /// server measures nothing (swift-metrics is not bootstrapped) and `/metrics` is 404.
+        public var enabled: Bool
         /// `metrics.bearerToken` (environment: `STORYKEEP_METRICS_BEARER_TOKEN`): a scraper that
         /// presents it (`Authorization: Bearer ...`) reads the metrics from anywhere; without it
         /// only a scraper on the same machine does. Absent by default.
         public var bearerToken: String?
 
-        public init(reader: ConfigReader) {
+        public init(reader: ConfigReader) throws {
+            enabled = try reader.requiredBool(forKey: "enabled")
             bearerToken = reader.string(forKey: "bearerToken", isSecret: true).flatMap { $0.isEmpty ? nil : $0 }
+        }
+    }
+
+    /// W3C Trace Context and spans (README "Tracing").
+    public struct Tracing: Sendable {
+        /// `tracing.enabled` (environment: `STORYKEEP_TRACING_ENABLED`; default true): off, requests
+        /// get no trace (no `traceresponse`, no trace id in logs or errors); spans of a bootstrapped
+        /// tracer still see GraphQL's phases and the SQL statements.
+        public var enabled: Bool
+
+        public init(reader: ConfigReader) throws {
+            enabled = try reader.requiredBool(forKey: "enabled")
         }
     }
 }

@@ -1,4 +1,5 @@
 import CArgon2
+import Metrics
 public import Postgres
 
 /// Argon2id's three costs (RFC 9106): memory in KiB, passes over it, and lanes.
@@ -103,7 +104,7 @@ public struct PasswordHasher: Sendable {
         let password = try Self.bytes(of: password)
         let salt = try Crypto.randomBytes(Self.saltByteCount)
         let parameters = self.parameters
-        return try await pool.run { try Self.hashEncoded(password, salt: salt, parameters: parameters) }
+        return try await run { try Self.hashEncoded(password, salt: salt, parameters: parameters) }
     }
 
     /// Checks `password` against `stored`, a PHC string made by ``hash(_:)``.
@@ -120,12 +121,28 @@ public struct PasswordHasher: Sendable {
         guard let stored else {
             let salt = try Crypto.randomBytes(Self.saltByteCount)
             let parameters = self.parameters
-            _ = try await pool.run { try Self.hashEncoded(password, salt: salt, parameters: parameters) }
+            _ = try await run { try Self.hashEncoded(password, salt: salt, parameters: parameters) }
             return PasswordVerification(ok: false, needsRehash: false)
         }
         guard let phc = PHCString(stored) else { throw PasswordHashingError.unrecognisedHash }
-        let ok = try await pool.run { try Self.verifyEncoded(password, against: stored) }
+        let ok = try await run { try Self.verifyEncoded(password, against: stored) }
         return PasswordVerification(ok: ok, needsRehash: ok && phc.isWeaker(than: parameters))
+    }
+
+    /// Runs one computation on the pool, measured: `storykeep_argon2_queue_length` (computations
+    /// waiting for a thread), the histograms `storykeep_argon2_wait_seconds` (the wait for one)
+    /// and `storykeep_argon2_seconds` (the computation).
+    private func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        let queued = ContinuousClock.now
+        let queue = Meter(label: "storykeep_argon2_queue_length")
+        queue.increment()
+        return try await pool.run {
+            let started = ContinuousClock.now
+            queue.decrement()
+            Timer(label: "storykeep_argon2_wait_seconds").record(duration: queued.duration(to: started))
+            defer { Timer(label: "storykeep_argon2_seconds").record(duration: started.duration(to: .now)) }
+            return try work()
+        }
     }
 
     private static func bytes(of password: String) throws(PasswordHashingError) -> [UInt8] {
