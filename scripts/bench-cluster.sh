@@ -2,12 +2,13 @@
 # cluster that counts the statements of each request, and the server on a free loopback port.
 # Source it from the repository's root: it sources scripts/pg-cluster.sh, and leaves in $bin the
 # binary of the configuration BENCH_CONFIGURATION (debug|release, default release; in
-# $configuration), built if missing.
+# $configuration), built from the checkout as it is (swift build: a few seconds when nothing
+# changed), so that a benchmark never measures a binary older than the code beside it.
 
 . scripts/pg-cluster.sh
 configuration=${BENCH_CONFIGURATION:-release}
 bin=.build/$configuration/storykeep
-[[ -x $bin ]] || swift build -c "$configuration" --product storykeep >&2
+swift build -c "$configuration" --product storykeep >&2
 
 # bench_cluster NAME [SETTING...]: a throw-away cluster (pgc_throwaway, in $root) with
 # pg_stat_statements preloaded (top-level statements and utility commands tracked, then each
