@@ -5,7 +5,8 @@ public import Storykeep
 
 /// Runs a module's ``BackgroundJob`` (the archive's purge) every `interval` while the server
 /// runs, the first round one interval after the start, so a restart loop does not hammer the
-/// database. A failed round is logged and the next one tries again.
+/// database. A round that did something is logged at info, one that found nothing to do at
+/// debug; a failed round is logged as an error and the next one tries again.
 public struct BackgroundJobService: Service {
     let job: BackgroundJob
     let context: JobContext
@@ -17,8 +18,11 @@ public struct BackgroundJobService: Service {
 
     public func run() async throws {
         await runRounds(every: job.interval) {
-            let done = try await job.round(context)
-            context.logger.info("Background job done", metadata: done.merging(["job": "\(job.name)"]) { $1 })
+            if let done = try await job.round(context) {
+                context.logger.info("Background job done", metadata: done.merging(["job": "\(job.name)"]) { $1 })
+            } else {
+                context.logger.debug("Background job found nothing to do", metadata: ["job": "\(job.name)"])
+            }
         } failed: { error in
             context.logger.error("Background job failed", metadata: ["job": "\(job.name)", "error": "\(error)"])
         }
