@@ -203,12 +203,12 @@ create policy entries_insert on entries as restrictive for insert to public
     with check (author_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy entries_read on entries as restrictive for select to public
-    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR archived_at IS NULL AND (EXISTS ( SELECT
-   FROM shares_naming_me() s(tenant_id, entry_id)
-  WHERE s.tenant_id = entries.tenant_id AND s.entry_id = entries.id
- OFFSET 0)) OR (( SELECT current_person_role() AS current_person_role)) = 'CMS'::text AND (EXISTS ( SELECT
+    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'CMS'::text AND (EXISTS ( SELECT
    FROM exportable_entries() x(tenant_id, entry_id)
   WHERE x.tenant_id = entries.tenant_id AND x.entry_id = entries.id
+ OFFSET 0)) OR archived_at IS NULL AND (EXISTS ( SELECT
+   FROM shares_naming_me() s(tenant_id, entry_id)
+  WHERE s.tenant_id = entries.tenant_id AND s.entry_id = entries.id
  OFFSET 0)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy entries_tenant on entries as permissive for all to public
@@ -230,12 +230,12 @@ create policy entry_media_insert on entry_media as restrictive for insert to pub
     with check (author_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy entry_media_read on entry_media as restrictive for select to public
-    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR (EXISTS ( SELECT
-   FROM shares_naming_me() s(tenant_id, entry_id)
-  WHERE s.tenant_id = entry_media.tenant_id AND s.entry_id = entry_media.entry_id
- OFFSET 0)) OR (( SELECT current_person_role() AS current_person_role)) = 'CMS'::text AND (EXISTS ( SELECT
+    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'CMS'::text AND (EXISTS ( SELECT
    FROM exportable_entries() x(tenant_id, entry_id)
   WHERE x.tenant_id = entry_media.tenant_id AND x.entry_id = entry_media.entry_id
+ OFFSET 0)) OR (EXISTS ( SELECT
+   FROM shares_naming_me() s(tenant_id, entry_id)
+  WHERE s.tenant_id = entry_media.tenant_id AND s.entry_id = entry_media.entry_id
  OFFSET 0)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy entry_media_tenant on entry_media as permissive for all to public
@@ -253,12 +253,12 @@ create policy entry_tags_insert on entry_tags as restrictive for insert to publi
     with check (author_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy entry_tags_read on entry_tags as restrictive for select to public
-    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR (EXISTS ( SELECT
-   FROM shares_naming_me() s(tenant_id, entry_id)
-  WHERE s.tenant_id = entry_tags.tenant_id AND s.entry_id = entry_tags.entry_id
- OFFSET 0)) OR (( SELECT current_person_role() AS current_person_role)) = 'CMS'::text AND (EXISTS ( SELECT
+    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'CMS'::text AND (EXISTS ( SELECT
    FROM exportable_entries() x(tenant_id, entry_id)
   WHERE x.tenant_id = entry_tags.tenant_id AND x.entry_id = entry_tags.entry_id
+ OFFSET 0)) OR (EXISTS ( SELECT
+   FROM shares_naming_me() s(tenant_id, entry_id)
+  WHERE s.tenant_id = entry_tags.tenant_id AND s.entry_id = entry_tags.entry_id
  OFFSET 0)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy entry_tags_tenant on entry_tags as permissive for all to public
