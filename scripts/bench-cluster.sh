@@ -2,12 +2,20 @@
 # cluster that counts the statements of each request, and the server on a free loopback port.
 # Source it from the repository's root: it sources scripts/pg-cluster.sh, and leaves in $bin the
 # binary of the configuration BENCH_CONFIGURATION (debug|release, default release; in
-# $configuration), built if missing.
+# $configuration), built from the checkout as it is (swift build: a few seconds when nothing
+# changed), so that a benchmark never measures a binary older than the code beside it.
+# BENCH_BINARY names another binary to measure as it is (a copy of an earlier build, to compare
+# before and after a change; give it its migrations with STORYKEEP_DATABASE_MIGRATIONS_DIRECTORY).
 
 . scripts/pg-cluster.sh
 configuration=${BENCH_CONFIGURATION:-release}
-bin=.build/$configuration/storykeep
-[[ -x $bin ]] || swift build -c "$configuration" --product storykeep >&2
+if [[ -n ${BENCH_BINARY:-} ]]; then
+    bin=$BENCH_BINARY
+    configuration="$configuration, $bin"
+else
+    bin=.build/$configuration/storykeep
+    swift build -c "$configuration" --product storykeep >&2
+fi
 
 # bench_cluster NAME [SETTING...]: a throw-away cluster (pgc_throwaway, in $root) with
 # pg_stat_statements preloaded (top-level statements and utility commands tracked, then each

@@ -19,7 +19,7 @@ workers=${BENCH_LIVE_WORKERS:-1000}
 rounds=${BENCH_LIVE_ROUNDS:-5}
 own=${BENCH_LIVE_OWN:-20}
 bin=.build/$configuration/storykeep
-[[ -x $bin ]] || swift build -c "$configuration" --product storykeep >&2
+swift build -c "$configuration" --product storykeep >&2  # never a binary older than the code
 # A socket each, on both sides, and the database's: well past the usual 1,024.
 ulimit -n "$(( $(ulimit -Hn) < 8192 ? $(ulimit -Hn) : 8192 ))"
 

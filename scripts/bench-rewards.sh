@@ -17,7 +17,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 configuration=${BENCH_CONFIGURATION:-release}
 requests=${BENCH_REWARDS_REQUESTS:-1000}
 bin=.build/$configuration/storykeep
-[[ -x $bin ]] || swift build -c "$configuration" --product storykeep >&2
+swift build -c "$configuration" --product storykeep >&2  # never a binary older than the code
 
 pgc_throwaway
 

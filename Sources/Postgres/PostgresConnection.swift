@@ -13,6 +13,8 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
     private let core: Confined
     /// What the last call left behind, read when the connection is given back to the pool.
     private let state: Mutex<(broken: Bool, idle: Bool)>
+    /// Where the statements it sends are counted (its pool's).
+    private let tally: StatementTally
     let logger: Logger
 
     /// The `ConnectionCore`, reachable only from the worker's thread.
@@ -21,23 +23,26 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
         init(_ core: ConnectionCore) { self.core = core }
     }
 
-    private init(id: Int, worker: BoundedWorkerPool, core: ConnectionCore, logger: Logger) {
+    private init(id: Int, worker: BoundedWorkerPool, core: ConnectionCore, tally: StatementTally, logger: Logger) {
         self.id = id
         self.worker = worker
         self.core = Confined(core)
         state = Mutex((broken: false, idle: true))
+        self.tally = tally
         self.logger = logger
     }
 
-    /// Opens a connection on a new dedicated thread.
-    static func connect(id: Int, configuration: PostgresConfiguration, logger: Logger) async throws -> PostgresConnection {
+    /// Opens a connection on a new dedicated thread, counting its statements in `tally`.
+    static func connect(
+        id: Int, configuration: PostgresConfiguration, tally: StatementTally, logger: Logger
+    ) async throws -> PostgresConnection {
         let worker = BoundedWorkerPool(threadCount: 1, name: "postgres-\(id)")
         do {
             let core = try await worker.run {
                 Confined(try ConnectionCore.connect(
                     configuration.connectionString, statementCacheSize: configuration.statementCacheSize, logger: logger))
             }
-            return PostgresConnection(id: id, worker: worker, core: core.core, logger: logger)
+            return PostgresConnection(id: id, worker: worker, core: core.core, tally: tally, logger: logger)
         } catch {
             worker.stop()
             throw error
@@ -72,15 +77,18 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
 
     public func query(_ sql: String, parameters: [(any PostgresEncodable)?]) async throws -> PostgresRows {
         let encoded = try parameters.map { try $0?.postgresParameter() }
+        tally.add(1)
         return try await StatementSpan.run(sql) { try await run { try $0.execute(sql, encoded) } }
     }
 
     public func executeScript(_ sql: String) async throws {
+        tally.add(1)
         _ = try await StatementSpan.run(sql) { try await run { try $0.executeScript(sql) } }
     }
 
     public func copyIn(_ sql: String, _ feed: (PostgresCopyWriter) async throws -> Void) async throws -> Int {
-        try await StatementSpan.run(sql) { try await copy(sql, feed) }
+        tally.add(1)
+        return try await StatementSpan.run(sql) { try await copy(sql, feed) }
     }
 
     private func copy(_ sql: String, _ feed: (PostgresCopyWriter) async throws -> Void) async throws -> Int {
@@ -113,6 +121,7 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
     /// BEGIN and the transaction-local settings, in one round trip.
     func begin(settings: [String: String]) async throws {
         guard !settings.isEmpty else {
+            tally.add(1)
             _ = try await StatementSpan.run("BEGIN") { try await run { try $0.executeScript("BEGIN") } }
             return
         }
@@ -122,6 +131,7 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
         let calls = sorted.indices.map { "set_config($\(2 * $0 + 1), $\(2 * $0 + 2), true)" }
         let sql = "SELECT " + calls.joined(separator: ", ")
         let parameters: [PostgresParameter?] = sorted.flatMap { [.text($0.key), .text($0.value)] }
+        tally.add(2)
         try await StatementSpan.run("BEGIN; " + sql) { try await run { try $0.begin(then: sql, parameters) } }
     }
 
@@ -134,9 +144,11 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
         do {
             value = try await body(PostgresTransaction(connection: self))
         } catch {
+            tally.add(1)
             _ = try? await StatementSpan.run("ROLLBACK") { try await run { try $0.executeScript("ROLLBACK") } }
             throw error
         }
+        tally.add(1)
         let tag = try await StatementSpan.run("COMMIT") { try await run { try $0.executeScript("COMMIT") } }.commandTag
         // COMMIT of a transaction in which a statement failed answers ROLLBACK, without an error.
         if tag == "ROLLBACK" {
@@ -146,4 +158,13 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
         }
         return value
     }
+}
+
+/// A count of statements sent, shared by a pool's connections.
+final class StatementTally: Sendable {
+    private let sent = Atomic<Int>(0)
+
+    func add(_ statements: Int) { _ = sent.add(statements, ordering: .relaxed) }
+
+    var count: Int { sent.load(ordering: .relaxed) }
 }

@@ -17,6 +17,12 @@ public final class PostgresPool: Sendable {
     public let configuration: PostgresConfiguration
     private let logger: Logger
     private let state = Mutex(State())
+    private let tally = StatementTally()
+
+    /// How many statements this pool's connections have sent to the server, each counted once
+    /// however it travels (a transaction's BEGIN and its settings are two, its COMMIT one): what
+    /// a test holds a piece of work to.
+    public var statementsSent: Int { tally.count }
 
     private struct State: ~Copyable {
         var idle: [PostgresConnection] = []
@@ -150,7 +156,7 @@ public final class PostgresPool: Sendable {
             return (connection, true)
         case .slot(let id):
             do {
-                let connection = try await PostgresConnection.connect(id: id, configuration: configuration, logger: logger)
+                let connection = try await PostgresConnection.connect(id: id, configuration: configuration, tally: tally, logger: logger)
                 logger.debug("postgres connection opened", metadata: ["connection": "\(id)"])
                 Meter(label: Self.inUse).increment()
                 return (connection, false)

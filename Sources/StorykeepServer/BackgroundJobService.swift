@@ -6,7 +6,8 @@ public import Storykeep
 
 /// Runs a module's ``BackgroundJob`` (the archive's purge) every `interval` while the server
 /// runs, the first round one interval after the start, so a restart loop does not hammer the
-/// database. A failed round is logged and the next one tries again.
+/// database. A round that did something is logged at info, one that found nothing to do at
+/// debug; a failed round is logged as an error and the next one tries again.
 ///
 /// Its metrics, by `job` (its name in snake case: `archive_purge`, `data_exports`,
 /// `webhook_delivery`, `safety_escalation`): `storykeep_job_rounds_total` by `result` (`done`,
@@ -26,8 +27,12 @@ public struct BackgroundJobService: Service {
         let label = job.name.replacing(" ", with: "_")
         await runRounds(every: job.interval) {
             let done = try await job.round(context)
-            context.logger.info("Background job done", metadata: done.merging(["job": "\(job.name)"]) { $1 })
             Counter(label: "storykeep_job_rounds_total", dimensions: [("job", label), ("result", "done")]).increment()
+            guard let done else {
+                context.logger.debug("Background job found nothing to do", metadata: ["job": "\(job.name)"])
+                return
+            }
+            context.logger.info("Background job done", metadata: done.merging(["job": "\(job.name)"]) { $1 })
             for (work, count) in done {
                 guard let count = Int("\(count)"), count > 0 else { continue }
                 Counter(label: "storykeep_job_work_total", dimensions: [("job", label), ("work", work)]).increment(by: count)

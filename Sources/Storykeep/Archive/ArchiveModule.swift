@@ -25,6 +25,7 @@ public struct ArchiveModule: StorykeepModule {
         BackgroundJob(name: "archive purge", interval: interval) { job in
             let tenants = try await job.tenants()
             let outcome = try await ArchivePurge.purge(tenants, pool: job.pool, now: job.now())
+            guard outcome.entries + outcome.media > 0 else { return nil }
             return ["entries": "\(outcome.entries)", "media": "\(outcome.media)", "tenants": "\(tenants.count)"]
         }
     }

@@ -45,6 +45,16 @@ public enum AuditTrail {
             Self.insertEach, actorPerson, actorClient, action.rawValue, entries.map(\.author), entries.map(\.entry), request)
     }
 
+    /// Records `action` by `actor` once for each of `subjects`, about no person it names, in one
+    /// statement.
+    public static func record(
+        _ action: AuditAction, by actor: AuditActor, subjects: [UUID], request: String?, in tx: some PostgresQueryable
+    ) async throws {
+        guard !subjects.isEmpty else { return }
+        let (actorPerson, actorClient) = actor.ids
+        try await tx.execute(Self.insertSubjects, actorPerson, actorClient, action.rawValue, subjects, request)
+    }
+
     /// $1 actor person, $2 actor client, $3 action, $4 subject person, $5 subject, $6 request id.
     static let insert = """
         insert into audit_events (tenant_id, actor_person_id, actor_client_id, action, subject_person_id, subject_id, request_id)
@@ -57,6 +67,13 @@ public enum AuditTrail {
         insert into audit_events (tenant_id, actor_person_id, actor_client_id, action, subject_person_id, subject_id, request_id)
         select current_tenant_id(), $1, $2, $3, s.person, s.subject, $6
         from unnest($4::uuid[], $5::uuid[]) as s (person, subject)
+        """
+
+    /// $1 actor person, $2 actor client, $3 action, $4 the subjects, $5 request id.
+    static let insertSubjects = """
+        insert into audit_events (tenant_id, actor_person_id, actor_client_id, action, subject_id, request_id)
+        select current_tenant_id(), $1, $2, $3, s.subject, $5
+        from unnest($4::uuid[]) as s (subject)
         """
 }
 
@@ -78,6 +95,11 @@ extension ResolverContext {
     /// Records `action` in `tx` once for each entry of `entries`, by this request's actor, with its id.
     public func audit(_ action: AuditAction, entries: [(author: UUID, entry: UUID)], in tx: some PostgresQueryable) async throws {
         try await AuditTrail.record(action, by: auditActor, entries: entries, request: requestID, in: tx)
+    }
+
+    /// Records `action` in `tx` once for each of `subjects`, by this request's actor, with its id.
+    public func audit(_ action: AuditAction, subjects: [UUID], in tx: some PostgresQueryable) async throws {
+        try await AuditTrail.record(action, by: auditActor, subjects: subjects, request: requestID, in: tx)
     }
 }
 

@@ -89,10 +89,11 @@ public struct BackgroundJob: Sendable {
     /// What the logs call it: `archive purge`.
     public var name: String
     public var interval: Duration
-    /// One round; what it returns is logged (e.g. how much it did).
-    public var round: @Sendable (JobContext) async throws -> Logger.Metadata
+    /// One round: what it did (how much), logged at info; or nil when it found nothing to do,
+    /// logged at debug, so that a quiet server's log is not a line per job every few seconds.
+    public var round: @Sendable (JobContext) async throws -> Logger.Metadata?
 
-    public init(name: String, interval: Duration, round: @escaping @Sendable (JobContext) async throws -> Logger.Metadata) {
+    public init(name: String, interval: Duration, round: @escaping @Sendable (JobContext) async throws -> Logger.Metadata?) {
         self.name = name
         self.interval = interval
         self.round = round
@@ -105,16 +106,20 @@ public struct JobContext: Sendable {
     public var pool: PostgresPool
     /// The tenants to work on: every tenant of the database, enabled or not.
     public var tenants: @Sendable () async throws -> [Tenant]
+    /// The ids of ``tenants`` when they are not every tenant of the database (a test's own), for
+    /// ``tenants(withWork:due:stale:)``; nil for every tenant (the server).
+    public var scope: [UUID]?
     /// The time the round judges by (tests move it).
     public var now: @Sendable () -> Date
     public var logger: Logger
 
     public init(
-        pool: PostgresPool, tenants: @escaping @Sendable () async throws -> [Tenant], now: @escaping @Sendable () -> Date = Date.init,
-        logger: Logger
+        pool: PostgresPool, tenants: @escaping @Sendable () async throws -> [Tenant], scope: [UUID]? = nil,
+        now: @escaping @Sendable () -> Date = Date.init, logger: Logger
     ) {
         self.pool = pool
         self.tenants = tenants
+        self.scope = scope
         self.now = now
         self.logger = logger
     }

@@ -75,7 +75,7 @@ struct DocumentTemplate: Sendable {
             case .literal(let text):
                 out += text
             case .value(let name):
-                if case .text(let text)? = lookup(name) { out += escape(text) }
+                if case .text(let text)? = lookup(name) { escape(text, into: &out) }
             case .section(let name, let inverted, let body):
                 let items: [[String: Value]]
                 switch lookup(name) {
@@ -96,17 +96,34 @@ struct DocumentTemplate: Sendable {
     /// `text` safe in HTML text and in a quoted attribute.
     static func escape(_ text: String) -> String {
         var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(character)
-            }
-        }
+        escape(text, into: &out)
         return out
+    }
+
+    /// Appends `text` to `out`, safe in HTML text and in a quoted attribute. The characters
+    /// escaped are ASCII, so the text is scanned by its UTF-8 bytes and the runs between them
+    /// are copied whole (a picture's base64, tens of kilobytes, in one copy).
+    static func escape(_ text: String, into out: inout String) {
+        let utf8 = text.utf8
+        var run = utf8.startIndex
+        var index = run
+        while index != utf8.endIndex {
+            let entity: String? =
+                switch utf8[index] {
+                case UInt8(ascii: "&"): "&amp;"
+                case UInt8(ascii: "<"): "&lt;"
+                case UInt8(ascii: ">"): "&gt;"
+                case UInt8(ascii: "\""): "&quot;"
+                case UInt8(ascii: "'"): "&#39;"
+                default: nil
+                }
+            if let entity {
+                out += text[run..<index]
+                out += entity
+                run = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        out += text[run...]
     }
 }

@@ -78,14 +78,13 @@ public struct ExportModule: StorykeepModule {
             })
     }
 
-    /// Records what the client received: each entry it got, and each TOMBSTONE (after the
-    /// page's reads, so that its transaction takes its id only now: THE CURSOR in 0018).
+    /// Records what the client received: each entry it got, and each TOMBSTONE, a statement for
+    /// each kind whatever the page holds (after the page's reads, so that its transaction takes
+    /// its id only now: THE CURSOR in 0018).
     private static func audit(_ items: [ExportChange], context: ResolverContext, in tx: PostgresTransaction) async throws {
         let delivered = items.compactMap { item in item.entry.map { (author: $0.youngPerson.id, entry: $0.id) } }
         try await context.audit(.exportDelivered, entries: delivered, in: tx)
-        for item in items where item.op == .tombstone {
-            try await context.audit(.exportWithdrawn, subject: item.entryID, in: tx)
-        }
+        try await context.audit(.exportWithdrawn, subjects: items.filter { $0.op == .tombstone }.map(\.entryID), in: tx)
     }
 
     /// The feed as the request's client reads it.

@@ -55,11 +55,26 @@ enum ExportStatements {
         where e.tenant_id = current_tenant_id() and e.id = any($1::uuid[])
         """
 
-    /// The tags of the entries $1: entry id and tag name, by name.
+    /// The tags of the entries $1: entry id and tag name, by name. Each tag of the page is read
+    /// once, by its key: tags_read asks whether the client may read one of the tag's links, a
+    /// probe per tag, so it must run for these tags only, not for each link nor for every tag of
+    /// the agency (which PostgreSQL would scan to hash them, but for the lateral subquery's
+    /// `offset 0`; Migrations/0047_export_feed_probes.sql).
     static let tags = """
-        select et.entry_id, t.name from entry_tags et join tags t on t.tenant_id = et.tenant_id and t.id = et.tag_id
-        where et.tenant_id = current_tenant_id() and et.entry_id = any($1::uuid[])
-        order by t.name_key
+        with links as materialized (
+            select et.entry_id, et.tag_id from entry_tags et
+            where et.tenant_id = current_tenant_id() and et.entry_id = any($1::uuid[])
+        ), named as materialized (
+            select t.id, t.name, t.name_key
+            from (select distinct l.tag_id from links l) page
+            cross join lateral (
+                select t.id, t.name, t.name_key from tags t
+                where t.tenant_id = current_tenant_id() and t.id = page.tag_id
+                offset 0
+            ) t
+        )
+        select l.entry_id, n.name from links l join named n on n.id = l.tag_id
+        order by n.name_key
         """
 
     /// The standing shares of the entries $1, oldest first: entry id, the sharee's id, case

@@ -29,11 +29,15 @@ public struct PrivacyModule: StorykeepModule {
         [Self.exportJob(archive: archive, interval: .seconds(2))]
     }
 
-    /// Builds the data exports waiting, every `interval`, in every tenant.
+    /// Builds the data exports waiting, every `interval`, in the tenants that have any (asked in
+    /// one statement: ``JobContext/tenants(withWork:due:stale:)``), and expires old ones.
     public static func exportJob(archive: PersonDataArchive, interval: Duration) -> BackgroundJob {
-        BackgroundJob(name: "data exports", interval: interval) { job in
+        BackgroundJob(name: DueWork.dataExports.rawValue, interval: interval) { job in
+            let now = job.now()
+            let tenants = try await job.tenants(withWork: .dataExports, due: now, stale: now - DataExportBuilder.staleClaim)
+            guard !tenants.isEmpty else { return nil }
             let builder = DataExportBuilder(archive: archive, pool: job.pool, now: job.now)
-            let done = try await builder.round(try await job.tenants(), logger: job.logger)
+            let done = try await builder.round(tenants, logger: job.logger)
             return ["built": "\(done.built)", "failed": "\(done.failed)", "expired": "\(done.expired)"]
         }
     }

@@ -38,6 +38,7 @@ public struct SafetyModule: StorykeepModule {
         BackgroundJob(name: "safety escalation", interval: interval) { job in
             let tenants = try await job.tenants()
             let escalated = try await SafetyEscalation.escalate(tenants, pool: job.pool, now: job.now())
+            guard escalated > 0 else { return nil }
             return ["alerts": "\(escalated)", "tenants": "\(tenants.count)"]
         }
     }

@@ -19,10 +19,14 @@ public struct WebhooksModule: StorykeepModule {
         [Self.deliveryJob(interval: config.webhooks.deliveryInterval, dispatch: WebhookDispatch(timeout: config.webhooks.timeout))]
     }
 
-    /// Sends, every `interval`, the deliveries due in every tenant.
+    /// Sends, every `interval`, the deliveries due, in the tenants that have any (asked in one
+    /// statement: ``JobContext/tenants(withWork:due:stale:)``).
     public static func deliveryJob(interval: Duration, dispatch: WebhookDispatch) -> BackgroundJob {
-        BackgroundJob(name: "webhook delivery", interval: interval) { job in
-            let round = try await dispatch.deliver(try await job.tenants(), pool: job.pool, now: job.now())
+        BackgroundJob(name: DueWork.webhookDelivery.rawValue, interval: interval) { job in
+            let now = job.now()
+            let tenants = try await job.tenants(withWork: .webhookDelivery, due: now)
+            guard !tenants.isEmpty else { return nil }
+            let round = try await dispatch.deliver(tenants, pool: job.pool, now: now)
             return ["delivered": "\(round.delivered)", "failed": "\(round.failed)", "dead": "\(round.dead)"]
         }
     }

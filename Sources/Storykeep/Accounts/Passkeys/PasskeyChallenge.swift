@@ -45,6 +45,6 @@ extension PasskeyChallenge {
                 try await tx.execute(PasskeyStatements.purgeChallenges, now)
             }
         }
-        return ["challenges": "\(purged)", "tenants": "\(tenants.count)"]
+        return purged > 0 ? ["challenges": "\(purged)", "tenants": "\(tenants.count)"] : nil
     }
 }
