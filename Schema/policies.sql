@@ -312,11 +312,91 @@ create policy media_read on media as restrictive for select to public
  OFFSET 0)) OR (EXISTS ( SELECT
    FROM social_post_media pm
   WHERE pm.tenant_id = media.tenant_id AND pm.media_id = media.id
+ OFFSET 0)) OR (EXISTS ( SELECT
+   FROM messaging_message_media mm
+  WHERE mm.tenant_id = media.tenant_id AND mm.media_id = media.id
  OFFSET 0)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy media_tenant on media as permissive for all to public
     using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
     with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- messaging_conversations: row-level security enabled, forced; 3 policies
+alter table messaging_conversations enable row level security;
+alter table messaging_conversations force row level security;
+
+create policy messaging_conversations_insert on messaging_conversations as restrictive for insert to public
+    with check ((( SELECT current_person_id() AS current_person_id)) = person_a AND (person_b IN ( SELECT c.c
+   FROM current_messaging_contacts() c(c))) OR (( SELECT current_person_id() AS current_person_id)) = person_b AND (person_a IN ( SELECT c.c
+   FROM current_messaging_contacts() c(c))) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy messaging_conversations_read on messaging_conversations as restrictive for select to public
+    using (((( SELECT current_person_id() AS current_person_id)) = person_a OR (( SELECT current_person_id() AS current_person_id)) = person_b) AND ( SELECT current_tenant_has_module('messaging'::text) AS current_tenant_has_module) AND NOT (person_a IN ( SELECT b.b
+   FROM current_social_blocked() b(b))) AND NOT (person_b IN ( SELECT b.b
+   FROM current_social_blocked() b(b))) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy messaging_conversations_tenant on messaging_conversations as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- messaging_message_media: row-level security enabled, forced; 3 policies
+alter table messaging_message_media enable row level security;
+alter table messaging_message_media force row level security;
+
+create policy messaging_message_media_insert on messaging_message_media as restrictive for insert to public
+    with check (sender_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy messaging_message_media_read on messaging_message_media as restrictive for select to public
+    using ((EXISTS ( SELECT
+   FROM messaging_messages m
+  WHERE m.tenant_id = messaging_message_media.tenant_id AND m.id = messaging_message_media.message_id)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy messaging_message_media_tenant on messaging_message_media as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+-- messaging_messages: row-level security enabled, forced; 4 policies
+alter table messaging_messages enable row level security;
+alter table messaging_messages force row level security;
+
+create policy messaging_messages_insert on messaging_messages as restrictive for insert to public
+    with check (sender_id = (( SELECT current_person_id() AS current_person_id)) AND NOT ( SELECT current_person_suspended() AS current_person_suspended) AND (recipient_id IN ( SELECT c.c
+   FROM current_messaging_contacts() c(c))) AND read_at IS NULL AND reported_at IS NULL AND removed_at IS NULL AND (EXISTS ( SELECT
+   FROM messaging_conversations c
+  WHERE c.tenant_id = messaging_messages.tenant_id AND c.id = messaging_messages.conversation_id AND c.person_a = LEAST(messaging_messages.sender_id, messaging_messages.recipient_id) AND c.person_b = GREATEST(messaging_messages.sender_id, messaging_messages.recipient_id))) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy messaging_messages_read on messaging_messages as restrictive for select to public
+    using ((EXISTS ( SELECT
+   FROM messaging_conversations c
+  WHERE c.tenant_id = messaging_messages.tenant_id AND c.id = messaging_messages.conversation_id)) AND (removed_at IS NULL OR sender_id = (( SELECT current_person_id() AS current_person_id))) OR reported_at IS NOT NULL AND ( SELECT current_person_moderates_messaging() AS current_person_moderates_messaging) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy messaging_messages_tenant on messaging_messages as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy messaging_messages_update on messaging_messages as restrictive for update to public
+    using (recipient_id = (( SELECT current_person_id() AS current_person_id)) OR ( SELECT current_person_moderates_messaging() AS current_person_moderates_messaging) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL)
+    with check (recipient_id = (( SELECT current_person_id() AS current_person_id)) OR ( SELECT current_person_moderates_messaging() AS current_person_moderates_messaging) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+-- messaging_reports: row-level security enabled, forced; 4 policies
+alter table messaging_reports enable row level security;
+alter table messaging_reports force row level security;
+
+create policy messaging_reports_insert on messaging_reports as restrictive for insert to public
+    with check (reporter_id = (( SELECT current_person_id() AS current_person_id)) AND resolved_at IS NULL AND (EXISTS ( SELECT
+   FROM messaging_messages m
+  WHERE m.tenant_id = messaging_reports.tenant_id AND m.id = messaging_reports.message_id AND m.recipient_id = (( SELECT current_person_id() AS current_person_id)))) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy messaging_reports_read on messaging_reports as restrictive for select to public
+    using (reporter_id = (( SELECT current_person_id() AS current_person_id)) AND ( SELECT current_tenant_has_module('messaging'::text) AS current_tenant_has_module) OR ( SELECT current_person_moderates_messaging() AS current_person_moderates_messaging) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy messaging_reports_tenant on messaging_reports as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy messaging_reports_update on messaging_reports as restrictive for update to public
+    using (( SELECT current_person_moderates_messaging() AS current_person_moderates_messaging) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL)
+    with check (( SELECT current_person_moderates_messaging() AS current_person_moderates_messaging) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 -- notifications: row-level security enabled, forced; 4 policies
 alter table notifications enable row level security;
@@ -335,6 +415,46 @@ create policy notifications_tenant on notifications as permissive for all to pub
 create policy notifications_update on notifications as restrictive for update to public
     using (recipient_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL)
     with check (recipient_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+-- passkey_challenges: row-level security enabled, forced; 4 policies
+alter table passkey_challenges enable row level security;
+alter table passkey_challenges force row level security;
+
+create policy passkey_challenges_delete on passkey_challenges as restrictive for delete to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'PASSKEY'::text AND challenge_hash = (( SELECT current_secret_hash() AS current_secret_hash)) OR (( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text AND (( SELECT current_person_id() AS current_person_id)) IS NULL AND expires_at < now() OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy passkey_challenges_insert on passkey_challenges as restrictive for insert to public
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'PASSKEY'::text AND person_id IS NULL AND challenge_hash = (( SELECT current_secret_hash() AS current_secret_hash)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy passkey_challenges_tenant on passkey_challenges as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy passkey_challenges_visible on passkey_challenges as restrictive for select to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'PASSKEY'::text AND challenge_hash = (( SELECT current_secret_hash() AS current_secret_hash)) OR (( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text AND (( SELECT current_person_id() AS current_person_id)) IS NULL AND expires_at < now() OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+-- passkeys: row-level security enabled, forced; 5 policies
+alter table passkeys enable row level security;
+alter table passkeys force row level security;
+
+create policy passkeys_delete on passkeys as restrictive for delete to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy passkeys_insert on passkeys as restrictive for insert to public
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy passkeys_tenant on passkeys as permissive for all to public
+    using (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)))
+    with check (tenant_id = (( SELECT current_tenant_id() AS current_tenant_id)));
+
+create policy passkeys_update on passkeys as restrictive for update to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL)
+    with check (person_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
+
+create policy passkeys_visible on passkeys as restrictive for select to public
+    using (person_id = (( SELECT current_person_id() AS current_person_id)) OR credential_id = (( SELECT current_passkey_credential_id() AS current_passkey_credential_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'LOGIN'::text AND (person_id IN ( SELECT p.id
+   FROM people p
+  WHERE p.tenant_id = passkeys.tenant_id AND (p.username_key = (( SELECT current_login_name() AS current_login_name)) OR p.email_key = (( SELECT current_login_name() AS current_login_name))))) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 -- password_reset_events: row-level security enabled, forced; 3 policies
 alter table password_reset_events enable row level security;
@@ -514,7 +634,7 @@ create policy safety_alerts_insert on safety_alerts as restrictive for insert to
     with check (young_person_id = (( SELECT current_person_id() AS current_person_id)) AND (( SELECT current_person_role() AS current_person_role)) = 'YOUNG_PERSON'::text OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy safety_alerts_read on safety_alerts as restrictive for select to public
-    using (young_person_id = (( SELECT current_person_id() AS current_person_id)) OR (young_person_id IN ( SELECT p.p
+    using (( SELECT figures_counting() AS figures_counting) OR young_person_id = (( SELECT current_person_id() AS current_person_id)) OR (young_person_id IN ( SELECT p.p
    FROM current_social_work_young_people() p(p))) OR (( SELECT current_person_role() AS current_person_role)) = 'AGENCY_ADMIN'::text AND (escalated_at IS NOT NULL OR (( SELECT current_person_id() AS current_person_id)) IS NULL) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy safety_alerts_tenant on safety_alerts as permissive for all to public
@@ -561,11 +681,11 @@ create policy shares_insert on shares as restrictive for insert to public
   WHERE p.tenant_id = shares.tenant_id AND p.id = shares.sharee_id AND p.disabled_at IS NULL)) AND ( SELECT current_tenant_has_module('sharing'::text) AS current_tenant_has_module) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy shares_parties on shares as restrictive for all to public
-    using (((( SELECT current_person_id() AS current_person_id)) = ANY (ARRAY[author_id, sharee_id])) OR ((( SELECT current_person_role() AS current_person_role)) = ANY (ARRAY['CMS'::text, 'EXPORT_LOG'::text])) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL)
+    using (( SELECT figures_counting() AS figures_counting) OR ((( SELECT current_person_id() AS current_person_id)) = ANY (ARRAY[author_id, sharee_id])) OR ((( SELECT current_person_role() AS current_person_role)) = ANY (ARRAY['CMS'::text, 'EXPORT_LOG'::text])) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL)
     with check (((( SELECT current_person_id() AS current_person_id)) = ANY (ARRAY[author_id, sharee_id])) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy shares_read on shares as restrictive for select to public
-    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.a
+    using (( SELECT figures_counting() AS figures_counting) OR author_id = (( SELECT current_person_id() AS current_person_id)) OR unshared_at IS NULL AND entry_archived_at IS NULL AND (assignment_id IN ( SELECT a.a
    FROM current_assignments_as_adult() a(a))) AND ( SELECT current_tenant_has_module('sharing'::text) AS current_tenant_has_module) OR ((( SELECT current_person_role() AS current_person_role)) = ANY (ARRAY['CMS'::text, 'EXPORT_LOG'::text])) AND unshared_at IS NULL AND ( SELECT current_tenant_has_module('export'::text) AS current_tenant_has_module) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy shares_tenant on shares as permissive for all to public
@@ -688,10 +808,14 @@ create policy social_posts_insert on social_posts as restrictive for insert to p
     with check (author_id = (( SELECT current_person_id() AS current_person_id)) AND ( SELECT current_person_in_social() AS current_person_in_social) AND (group_id IS NULL OR (group_id IN ( SELECT current_social_groups() AS current_social_groups))) AND NOT ( SELECT current_person_suspended() AS current_person_suspended) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy social_posts_read on social_posts as restrictive for select to public
-    using (author_id = (( SELECT current_person_id() AS current_person_id)) AND ( SELECT current_person_in_social() AS current_person_in_social) OR ( SELECT current_person_moderates_social() AS current_person_moderates_social) OR ( SELECT current_person_in_social() AS current_person_in_social) AND status = 'PUBLISHED'::social_content_status AND deleted_at IS NULL AND NOT (author_id IN ( SELECT current_social_blocked() AS current_social_blocked)) AND
+    using (author_id = (( SELECT current_person_id() AS current_person_id)) AND ( SELECT current_person_in_social() AS current_person_in_social) OR ( SELECT current_person_moderates_social() AS current_person_moderates_social) OR ( SELECT current_person_in_social() AS current_person_in_social) AND status = 'PUBLISHED'::social_content_status AND deleted_at IS NULL AND NOT (author_id IN ( SELECT b.b
+   FROM current_social_blocked() b(b))) AND
 CASE
-    WHEN group_id IS NOT NULL THEN (group_id IN ( SELECT current_social_groups() AS current_social_groups))
-    ELSE (author_id IN ( SELECT current_social_friends() AS current_social_friends)) OR visibility = 'AGENCY'::social_post_visibility AND NOT (author_id IN ( SELECT current_social_private_people() AS current_social_private_people))
+    WHEN group_id IS NOT NULL THEN (group_id IN ( SELECT g.g
+       FROM current_social_groups() g(g)))
+    ELSE (author_id IN ( SELECT f.f
+       FROM current_social_friends() f(f))) OR visibility = 'AGENCY'::social_post_visibility AND NOT (author_id IN ( SELECT p.p
+       FROM current_social_private_people() p(p)))
 END OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy social_posts_tenant on social_posts as permissive for all to public
