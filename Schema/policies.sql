@@ -203,7 +203,7 @@ create policy entries_insert on entries as restrictive for insert to public
     with check (author_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT privacy_erasing() AS privacy_erasing)) IS NOT NULL);
 
 create policy entries_read on entries as restrictive for select to public
-    using (author_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'CMS'::text AND (EXISTS ( SELECT
+    using (( SELECT figures_counting() AS figures_counting) OR author_id = (( SELECT current_person_id() AS current_person_id)) OR (( SELECT current_person_role() AS current_person_role)) = 'CMS'::text AND (EXISTS ( SELECT
    FROM exportable_entries() x(tenant_id, entry_id)
   WHERE x.tenant_id = entries.tenant_id AND x.entry_id = entries.id
  OFFSET 0)) OR archived_at IS NULL AND (EXISTS ( SELECT
