@@ -50,13 +50,8 @@ import Testing
 extension ServeProcess {
     /// Raises a safety alert through this server's HTTP API as the young person of `token`: its id.
     func raiseAlert(tenant slug: String, token: String) async throws -> String {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/t/\(slug)/graphql")!)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        request.httpBody = Data(#"{"query":"mutation { raiseSafetyAlert(message: \"Help\") { id } }"}"#.utf8)
-        let (body, _) = try await URLSession.shared.data(for: request)
-        let answer = try JSONSerialization.jsonObject(with: body) as? [String: [String: [String: Any]]]
-        return try #require(answer?["data"]?["raiseSafetyAlert"]?["id"] as? String, "\(String(decoding: body, as: UTF8.self))")
+        let answer = try await graphQL(slug: slug, token: token, #"mutation { raiseSafetyAlert(message: "Help") { id } }"#)
+        let alert = (answer.json["data"] as? [String: Any])?["raiseSafetyAlert"] as? [String: Any]
+        return try #require(alert?["id"] as? String, "\(answer)")
     }
 }
