@@ -62,7 +62,7 @@ for level in ${levels//,/ }; do  # one level at a time: HTTP, then pgbench, neve
     read -r _ _ rps p50 p99 errors < <("${load[@]}" journal "$level" "$seconds")
     tps=$("$PG_BIN/pgbench" -n -M prepared -c "$level" -j 2 -T "$seconds" -D person="$person" -D tenant="$tenant" \
         -f "$root/first-20.sql" "$DATABASE_URL" 2>&1 | sed -n 's/^tps = \([0-9.]*\).*/\1/p')
-    printf '  %-13s%12s%9s%9s%14s%7.0f %%%s\n' "$level" "$rps" "$p50" "$p99" "$tps" \
+    printf '  %-13s%12s%9s%9s%14.1f%7.0f %%%s\n' "$level" "$rps" "$p50" "$p99" "$tps" \
         "$(python3 -c "print($rps / $tps * 100)")" "$([[ $errors == 0 ]] || echo ", $errors errors")"
 done
 echo "  server RSS $(($(awk '/VmRSS/ {print $2}' /proc/$server_pid/status) / 1024)) MB; load $(cut -d' ' -f1-3 /proc/loadavg)"
