@@ -222,6 +222,8 @@ async def main():
         started, windows = time.monotonic(), []
 
         def samples_of(now):
+            if now - started >= seconds:  # a request that ended after the soak: not counted
+                return None
             index = int((now - started) // window)
             while len(windows) <= index:
                 if windows:
