@@ -1,5 +1,5 @@
 # Storykeep: the two commands, and a few helpers. The work is in scripts/.
-.PHONY: run test test-cms-simulator bench build deps db-stop
+.PHONY: run test test-cms-simulator bench fuzz soak build deps db-stop
 
 run: ## install what is missing, build, start .data/ PostgreSQL, migrate, apply tenants/, serve on :8080
 	@scripts/run.sh
@@ -12,6 +12,12 @@ test-cms-simulator: ## the CMS simulator test with the issue's 30 s of churn (ma
 
 bench: ## release build, measure, print figures
 	@scripts/bench.sh
+
+fuzz: ## libFuzzer over the GraphQL parser and validator for FUZZ_SECONDS (60), then a long schemathesis pass
+	@scripts/fuzz.sh
+
+soak: ## the mixed load for SOAK_MINUTES (30) at one concurrency: RSS and p99 at the start and the end (not CI)
+	@scripts/bench-load.sh --soak $${SOAK_MINUTES:-30}
 
 build:
 	swift build

@@ -56,16 +56,7 @@ echo
 echo "In the database: JournalStore's statements as storykeep_app in heavy's context (pgbench, 1 client, prepared)"
 bench_sql=$root/pgbench
 mkdir -p "$bench_sql"
-context="BEGIN;
-SELECT set_config('storykeep.person_id', :person, true), set_config('storykeep.role', 'YOUNG_PERSON', true), set_config('storykeep.tenant_id', :tenant, true);"
-columns="e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at, (extract(epoch from e.created_at) * 1000000)::int8"
-attach="SELECT et.entry_id, t.id, t.name FROM entry_tags et JOIN tags t ON t.tenant_id = et.tenant_id AND t.id = et.tag_id WHERE et.tenant_id = current_tenant_id() AND et.entry_id = any(:ids::uuid[]) ORDER BY t.name COLLATE \"und-x-icu\", t.id;
-SELECT em.entry_id, m.id, m.content_type, m.byte_size, m.sha256, m.created_at FROM entry_media em JOIN media m ON m.tenant_id = em.tenant_id AND m.id = em.media_id WHERE em.tenant_id = current_tenant_id() AND em.entry_id = any(:ids::uuid[]) ORDER BY em.entry_id, em.position;
-COMMIT;"
-page() {  # the page's statement (JournalStore.entries), its ids kept for the tags and media
-    printf '%s\nSELECT (array_agg(id))[1 : %s] AS ids FROM (SELECT %s FROM entries e WHERE e.tenant_id = current_tenant_id() AND e.author_id = current_person_id() AND e.archived_at IS NULL %s ORDER BY e.day DESC, e.created_at DESC, e.id DESC LIMIT %s) page \\gset\n%s\n' \
-        "$context" "$1" "$columns" "$2" "$(($1 + 1))" "$attach"
-}
+. scripts/bench-journal-sql.sh  # $context, $columns, $attach, page
 page 20 "" >"$bench_sql/first-20.sql"
 page 100 "" >"$bench_sql/first-100.sql"
 page 20 "AND e.search @@ websearch_to_tsquery('simple', :q)" >"$bench_sql/search-20.sql"

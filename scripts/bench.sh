@@ -152,3 +152,10 @@ fi
 if [[ ${BENCH_SOCIAL:-1} != 0 ]]; then
     scripts/bench-social.sh
 fi
+
+# The mixed load (issue 18): journal, search, calendar, createEntry, login and shared entries at 8,
+# 32 and 64 connections, and the journal's first page beside pgbench; a cluster and a server of
+# its own, seeded with 1,000,000 entries. BENCH_LOAD=0 skips it.
+if [[ ${BENCH_LOAD:-1} != 0 ]]; then
+    scripts/bench-load.sh
+fi

@@ -8,7 +8,8 @@
 #                              prometheus-client, whose parser reads the metrics in their test,
 #                              Debian's pgbouncer, which a test puts between server and database,
 #                              and fido2, whose WebAuthn types make the passkey tests' software
-#                              authenticator
+#                              authenticator, and schemathesis, the hostile client of the
+#                              GraphQL API's test (scripts/schemathesis.sh)
 # apt-get update runs once, and only when something is missing.
 set -euo pipefail
 
@@ -53,5 +54,9 @@ if $want_python; then
     if ! python3 -c 'import gql, requests_toolbelt, websockets' 2>/dev/null; then
         echo "deps: installing gql[requests,websockets]==4.4.0"
         python3 -m pip install -q --disable-pip-version-check "gql[requests,websockets]==4.4.0" graphql-core==3.3.2 </dev/null
+    fi
+    if ! python3 -c 'import schemathesis, sys; sys.exit(schemathesis.__version__ != "4.32.5")' 2>/dev/null; then
+        echo "deps: installing schemathesis==4.32.5"
+        python3 -m pip install -q --disable-pip-version-check schemathesis==4.32.5 graphql-core==3.3.2 </dev/null
     fi
 fi

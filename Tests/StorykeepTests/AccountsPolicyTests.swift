@@ -154,6 +154,20 @@ struct AccountsPolicyTests {
         }
     }
 
+    /// JIT compiled the policies' huge plans for seconds (createEntry timed out under the mixed
+    /// load, issue 18): a request's transaction runs without it.
+    @Test func aRequestTransactionRunsWithoutJIT() async throws {
+        try await withAccountsTenant { app, owner, tenant in
+            try await app.transaction(settings: tenant.alexContext.settings) { tx throws in
+                #expect(try await tx.query("select current_setting('jit')")[0].decode(String.self, at: 0) == "off")
+            }
+            // Transaction-local: the connection goes back to the pool as it was.
+            try await app.transaction(settings: [:]) { tx throws in
+                #expect(try await tx.query("select current_setting('jit')")[0].decode(String.self, at: 0) == "on")
+            }
+        }
+    }
+
     @Test func aTokenFindsItsLiveSessionAndPersonOnly() async throws {
         try await withAccountsTenant { app, owner, tenant in
             let auth = AccountContext.authentication(tenantID: tenant.id, tokenHash: tenant.samToken.storageHash)

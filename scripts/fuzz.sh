@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# make fuzz: libFuzzer over the GraphQL engine's parser, printer and validator (Fuzz/, issue 18)
+# for FUZZ_SECONDS (default 60), from a seed corpus made of Tests/GraphQLTests/Corpus. Prints the
+# executions, their rate and the crashes; exits non-zero on a crash, whose input is kept in
+# Fuzz/.build/artifacts/ (replay it: Fuzz/.build/debug/FuzzGraphQL <file>).
+#   FUZZ_SECONDS=600 make fuzz
+# Then the long schemathesis pass against a running server (scripts/schemathesis-pass.sh;
+# FUZZ_SCHEMATHESIS=0 skips it).
+# Inputs are capped at FUZZ_MAX_LEN bytes (default 4096); an input slower than 10 s is a crash
+# too (a hang). Leak detection is off: the Swift runtime keeps metadata it allocates for good, and
+# the schemas built once are never freed. FUZZ_NICE (0) runs it at a lower priority.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+seconds=${FUZZ_SECONDS:-60}
+max_len=${FUZZ_MAX_LEN:-4096}
+swift build --package-path Fuzz -Xswiftc -sanitize=fuzzer,address
+fuzzer=Fuzz/.build/debug/FuzzGraphQL
+
+# The seed corpus: every GraphQL file of the engine's corpus, each case of the syntax and
+# validation corpora as a file of its own. The working corpus grows between runs.
+seeds=Fuzz/.build/seeds corpus=Fuzz/.build/corpus artifacts=Fuzz/.build/artifacts/
+rm -rf "$seeds" && mkdir -p "$seeds" "$corpus" "$artifacts"
+python3 - "$seeds" <<'PY'
+import json, pathlib, re, sys
+out = pathlib.Path(sys.argv[1])
+root = pathlib.Path("Tests/GraphQLTests/Corpus")
+seeds = [p.read_bytes() for p in sorted(root.rglob("*.graphql"))]
+seeds += [case["source"].encode() for case in json.loads((root / "syntax/cases.json").read_text())]
+for cases in sorted((root / "validation/cases").glob("*.graphql")):
+    seeds += [part.encode() for part in re.split(r"^### .*\n", cases.read_text(), flags=re.M) if part.strip()]
+for number, seed in enumerate(seeds):
+    (out / f"seed-{number:04}").write_bytes(seed)
+print(f"fuzz: {len(seeds)} seeds from {root}")
+PY
+
+echo "fuzz: running for $seconds s (inputs up to $max_len bytes)"
+status=0
+ASAN_OPTIONS=detect_leaks=0 nice -n "${FUZZ_NICE:-0}" "$fuzzer" "$corpus" "$seeds" -dict=Fuzz/graphql.dict -max_total_time="$seconds" -max_len="$max_len" -timeout=10 \
+    -detect_leaks=0 -print_final_stats=1 -artifact_prefix="$artifacts" 2>Fuzz/.build/fuzz.log || status=$?
+executions=$(sed -n 's/^stat::number_of_executed_units: *//p' Fuzz/.build/fuzz.log | tail -n 1)
+rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' Fuzz/.build/fuzz.log | tail -n 1)
+crashes=$(find "$artifacts" -type f -newer "$seeds" \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
+echo "fuzz: ${executions:-?} executions in $seconds s, ${rate:-?} exec/s, $crashes crashes, corpus $(ls "$corpus" | wc -l) inputs ($(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
+if ((status != 0 || crashes > 0)); then
+    grep -E 'ERROR|Fatal error|SUMMARY|Test unit written' Fuzz/.build/fuzz.log | head -20
+    echo "fuzz: the log is Fuzz/.build/fuzz.log" >&2
+    exit 1
+fi
+if [[ ${FUZZ_SCHEMATHESIS:-1} != 0 ]]; then
+    scripts/schemathesis-pass.sh
+fi
