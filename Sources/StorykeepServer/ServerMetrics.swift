@@ -21,13 +21,14 @@ import Synchronization
 /// Those a request records (the first four groups) go to the registry through handlers made
 /// once and kept (``counter(_:_:)``, ``histogram(_:_:)``), not through swift-metrics, whose every
 /// `Counter(label:dimensions:)` sanitises the names and asks the registry under its lock: on the
-/// cached feed request, that was most of what metrics cost (issue 17's < 5 %).
+/// cached feed request, that was most of what metrics cost (issue 17's < 5 %). swift-metrics'
+/// users (the pool, Argon2, the jobs) get kept handlers too, through ``KeptHandlersFactory``.
 public final class ServerMetrics: Sendable {
     /// The process's: the first use bootstraps swift-metrics with it.
     public static let shared: ServerMetrics = {
         let registry = PrometheusCollectorRegistry()
         let factory = PrometheusMetricsFactory(registry: registry)
-        MetricsSystem.bootstrap(factory)
+        MetricsSystem.bootstrap(KeptHandlersFactory(backend: factory))
         return ServerMetrics(registry: registry, durationBuckets: factory.defaultDurationHistogramBuckets)
     }()
 
@@ -52,7 +53,7 @@ public final class ServerMetrics: Sendable {
         let key = labels.reduce(into: [name]) { $0 += [$1.0, $1.1] }
         return counters.withLock { made in
             if let counter = made[key] { return counter }
-            let counter = registry.makeCounter(name: name, labels: labels)
+            let counter = registry.makeCounter(descriptor: Self.descriptor(name), labels: labels)
             made[key] = counter
             return counter
         }
@@ -64,7 +65,7 @@ public final class ServerMetrics: Sendable {
         let key = labels.reduce(into: [name]) { $0 += [$1.0, $1.1] }
         return histograms.withLock { made in
             if let histogram = made[key] { return histogram }
-            let histogram = registry.makeDurationHistogram(name: name, labels: labels, buckets: durationBuckets)
+            let histogram = registry.makeDurationHistogram(descriptor: Self.descriptor(name), labels: labels, buckets: durationBuckets)
             made[key] = histogram
             return histogram
         }
@@ -75,6 +76,11 @@ public final class ServerMetrics: Sendable {
         var bytes: [UInt8] = []
         registry.emit(into: &bytes)
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `name` whole, without help text (the descriptor skips the empty unit).
+    private static func descriptor(_ name: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: "")
     }
 
     /// A GraphQL name (`[A-Za-z_][A-Za-z0-9_]*`) of at most 64 characters: safe in a label or a log line.
