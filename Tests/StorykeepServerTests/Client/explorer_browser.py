@@ -23,11 +23,10 @@ import http.server
 import importlib.util
 import json
 import os
-import socket
-import subprocess
 import sys
-import tempfile
 import threading
+
+from headless import dom_after_scripts, free_port
 
 REACT_FILES = ("react.production.min.js", "react-dom.production.min.js")
 
@@ -37,12 +36,6 @@ def assets_folder():
     if spec is None:
         raise SystemExit("graphene-django-graphiql-static is not installed (scripts/deps.sh --python)")
     return os.path.join(spec.submodule_search_locations[0], "static", "graphene_django_graphiql_static")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def digests():
@@ -86,11 +79,7 @@ def run(url, port):
     requested = []
     server = serve(port, assets_folder(), requested)
     try:
-        with tempfile.TemporaryDirectory() as profile:
-            dom = subprocess.run(
-                ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--user-data-dir=" + profile, "--virtual-time-budget=15000", "--dump-dom", url],
-                capture_output=True, text=True, timeout=90).stdout
+        dom = dom_after_scripts(url)
     finally:
         server.shutdown()
     return {"rendered": "graphiql-container" in dom, "loading": "Loading the GraphQL explorer" in dom,
