@@ -8,8 +8,10 @@
 #                              prometheus-client, whose parser reads the metrics in their test,
 #                              Debian's pgbouncer, which a test puts between server and database,
 #                              and fido2, whose WebAuthn types make the passkey tests' software
-#                              authenticator, and schemathesis, the hostile client of the
-#                              GraphQL API's test (scripts/schemathesis.sh)
+#                              authenticator; schemathesis, the hostile client of the GraphQL
+#                              API's test (scripts/schemathesis.sh); and
+#                              graphene-django-graphiql-static (without its dependencies), whose
+#                              copies of React and GraphiQL the explorer's browser test serves
 # apt-get update runs once, and only when something is missing.
 set -euo pipefail
 
@@ -50,6 +52,10 @@ if $want_python; then
     if ! python3 -c 'import fido2.webauthn' 2>/dev/null; then
         echo "deps: installing fido2==2.2.1"
         python3 -m pip install -q --disable-pip-version-check fido2==2.2.1 </dev/null
+    fi
+    if ! python3 -c 'import importlib.util, sys; sys.exit(not importlib.util.find_spec("graphene_django_graphiql_static"))'; then
+        echo "deps: installing graphene-django-graphiql-static==0.8 (its static files)"
+        python3 -m pip install -q --disable-pip-version-check --no-deps graphene-django-graphiql-static==0.8 </dev/null
     fi
     if ! python3 -c 'import gql, requests_toolbelt, websockets' 2>/dev/null; then
         echo "deps: installing gql[requests,websockets]==4.4.0"

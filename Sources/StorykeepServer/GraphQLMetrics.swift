@@ -1,4 +1,3 @@
-import CoreMetrics
 import GraphQL
 
 /// The GraphQL side of the metrics, from each response's errors: `storykeep_graphql_errors_total`
@@ -7,21 +6,20 @@ import GraphQL
 /// tried, are not failures) and `storykeep_lockouts_total` (LOCKED_OUT) by tenant; and
 /// `storykeep_document_cache_lookups_total` by tenant and `result`, `hit` for a document the
 /// tenant's schema had parsed and validated already, `miss` for one it parses now.
-enum GraphQLMetrics {
-    static func recordDocumentLookup(cached: Bool, tenant: String) {
-        Counter(label: "storykeep_document_cache_lookups_total", dimensions: [("tenant", tenant), ("result", cached ? "hit" : "miss")])
-            .increment()
+extension ServerMetrics {
+    func recordDocumentLookup(cached: Bool, tenant: String) {
+        counter("storykeep_document_cache_lookups_total", [("tenant", tenant), ("result", cached ? "hit" : "miss")]).increment()
     }
 
-    static func record(_ errors: [GraphQLError], tenant: String) {
+    func record(_ errors: [GraphQLError], tenant: String) {
         for error in errors {
             let code = error.extensions?["code"]?.stringValue ?? "none"
-            Counter(label: "storykeep_graphql_errors_total", dimensions: [("tenant", tenant), ("code", code)]).increment()
+            counter("storykeep_graphql_errors_total", [("tenant", tenant), ("code", code)]).increment()
             guard case .key(let field)? = error.path.first, field == "login" || field == "activateAccount" else { continue }
             if code == "LOCKED_OUT" {
-                Counter(label: "storykeep_lockouts_total", dimensions: [("tenant", tenant)]).increment()
+                counter("storykeep_lockouts_total", [("tenant", tenant)]).increment()
             } else if code != "RATE_LIMITED" {
-                Counter(label: "storykeep_login_failures_total", dimensions: [("tenant", tenant)]).increment()
+                counter("storykeep_login_failures_total", [("tenant", tenant)]).increment()
             }
         }
     }

@@ -1,11 +1,18 @@
-import CoreMetrics
 public import Hummingbird
 import Synchronization
 
 /// What a request's handlers tell its metrics: that it ran a GraphQL operation, and the name
-/// the client gave it. Bound for the request's task by ``RequestMetricsMiddleware``.
+/// the client gave it; and where they record the rest (``metrics``). Bound for the request's
+/// task by ``RequestMetricsMiddleware``: without metrics there is none, and nothing is recorded.
 public final class RequestObservation: Sendable {
     @TaskLocal public static var current: RequestObservation?
+
+    /// Where the request's GraphQL metrics go.
+    let metrics: ServerMetrics
+
+    init(metrics: ServerMetrics) {
+        self.metrics = metrics
+    }
 
     /// nil until a GraphQL operation is seen; then its name, if it has one.
     private let operation = Mutex<String??>(nil)
@@ -41,7 +48,7 @@ public struct RequestMetricsMiddleware: RouterMiddleware {
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
-        let observation = RequestObservation()
+        let observation = RequestObservation(metrics: metrics)
         let tenant = if case .found(let tenant) = context.tenant { tenant.slug } else { "none" }
         do {
             let response = try await RequestObservation.$current.withValue(observation) { try await next(request, context) }
@@ -56,10 +63,8 @@ public struct RequestMetricsMiddleware: RouterMiddleware {
     /// `operation` is nil for a request that was no GraphQL operation.
     private func record(tenant: String, operation: String??, status: Int, since start: ContinuousClock.Instant) {
         let label = operation.map { metrics.operationLabel($0, tenant: tenant) } ?? "none"
-        let dimensions = [("tenant", tenant), ("operation", label), ("status", String(status))]
-        Counter(label: "storykeep_http_requests_total", dimensions: dimensions).increment()
-        let elapsed = start.duration(to: .now)
-        Timer(label: "storykeep_http_request_duration_seconds", dimensions: dimensions)
-            .recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        let labels = [("tenant", tenant), ("operation", label), ("status", String(status))]
+        metrics.counter("storykeep_http_requests_total", labels).increment()
+        metrics.histogram("storykeep_http_request_duration_seconds", labels).record(start.duration(to: .now))
     }
 }

@@ -12,33 +12,75 @@ import Synchronization
 /// - `graphql_errors_total` by `tenant` and `code`;
 /// - `login_failures_total` and `lockouts_total` by `tenant`;
 /// - `rate_limited_total` by `tenant`;
-/// - `document_cache_lookups_total` by `tenant` and `result` (``GraphQLMetrics``);
+/// - `document_cache_lookups_total` by `tenant` and `result` (`GraphQLMetrics.swift`);
 /// - `db_pool_connections_in_use`, `db_pool_waiting` and `db_pool_wait_seconds` (`PostgresPool`);
 /// - `argon2_queue_length`, `argon2_wait_seconds` and `argon2_seconds` (`PasswordHasher`);
 /// - `job_rounds_total` and `job_work_total` by `job` (``BackgroundJobService``);
-/// - `live_connections` by `transport` (``LiveSocketEndpoint``, ``GraphQLSSEMiddleware``);
-/// and Hummingbird's own request metrics (`hb_...`).
+/// - `live_connections` by `transport` (``LiveSocketEndpoint``, ``GraphQLSSEMiddleware``).
+///
+/// Those a request records (the first four groups) go to the registry through handlers made
+/// once and kept (``counter(_:_:)``, ``histogram(_:_:)``), not through swift-metrics, whose every
+/// `Counter(label:dimensions:)` sanitises the names and asks the registry under its lock: on the
+/// cached feed request, that was most of what metrics cost (issue 17's < 5 %). swift-metrics'
+/// users (the pool, Argon2, the jobs) get kept handlers too, through ``KeptHandlersFactory``.
 public final class ServerMetrics: Sendable {
     /// The process's: the first use bootstraps swift-metrics with it.
     public static let shared: ServerMetrics = {
-        let metrics = ServerMetrics()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics.registry))
-        return metrics
+        let registry = PrometheusCollectorRegistry()
+        let factory = PrometheusMetricsFactory(registry: registry)
+        MetricsSystem.bootstrap(KeptHandlersFactory(backend: factory))
+        return ServerMetrics(registry: registry, durationBuckets: factory.defaultDurationHistogramBuckets)
     }()
 
-    let registry = PrometheusCollectorRegistry()
+    let registry: PrometheusCollectorRegistry
+    /// The buckets of the duration histograms, swift-metrics' Timers' too.
+    private let durationBuckets: [Duration]
+    /// The handlers made, by name followed by each label's name and value.
+    private let counters = Mutex<[[String]: Prometheus.Counter]>([:])
+    private let histograms = Mutex<[[String]: DurationHistogram]>([:])
     /// Operation names already given a label of their own, by tenant slug.
     private let operationNames = Mutex<[String: Set<String>]>([:])
     /// Distinct operation names a tenant's label may show; later ones count as `other`.
     static let maxOperationNamesPerTenant = 100
 
-    private init() {}
+    private init(registry: PrometheusCollectorRegistry, durationBuckets: [Duration]) {
+        self.registry = registry
+        self.durationBuckets = durationBuckets
+    }
+
+    /// The counter `name` with `labels`, made on first use and kept.
+    func counter(_ name: String, _ labels: [(String, String)]) -> Prometheus.Counter {
+        let key = labels.reduce(into: [name]) { $0 += [$1.0, $1.1] }
+        return counters.withLock { made in
+            if let counter = made[key] { return counter }
+            let counter = registry.makeCounter(descriptor: Self.descriptor(name), labels: labels)
+            made[key] = counter
+            return counter
+        }
+    }
+
+    /// The duration histogram `name` with `labels` (the buckets of swift-metrics' Timers), made on
+    /// first use and kept.
+    func histogram(_ name: String, _ labels: [(String, String)]) -> DurationHistogram {
+        let key = labels.reduce(into: [name]) { $0 += [$1.0, $1.1] }
+        return histograms.withLock { made in
+            if let histogram = made[key] { return histogram }
+            let histogram = registry.makeDurationHistogram(descriptor: Self.descriptor(name), labels: labels, buckets: durationBuckets)
+            made[key] = histogram
+            return histogram
+        }
+    }
 
     /// The metrics in Prometheus's text format.
     public func text() -> String {
         var bytes: [UInt8] = []
         registry.emit(into: &bytes)
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `name` whole, without help text (the descriptor skips the empty unit).
+    private static func descriptor(_ name: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: "")
     }
 
     /// A GraphQL name (`[A-Za-z_][A-Za-z0-9_]*`) of at most 64 characters: safe in a label or a log line.

@@ -18,8 +18,11 @@ public import Storykeep
 /// 4. ``TenantCORSMiddleware``, the tenant's `cors.origins` (not on the OAuth token endpoints);
 /// 5. ``RateLimitMiddleware``, the tenant's `rateLimits` by client address (`http.trustedProxies`);
 /// 6. ``CredentialMiddleware``, the bearer token;
-/// 7. Hummingbird's `MetricsMiddleware` (swift-metrics, into ``ServerMetrics``);
-/// 8. ``BodyLimitMiddleware``.
+/// 7. ``BodyLimitMiddleware``.
+///
+/// Hummingbird's own `MetricsMiddleware` is not among them: its `hb_*` series counted and timed
+/// each request again (by method and path) through three swift-metrics handlers made per request,
+/// a cost ``RequestMetricsMiddleware``'s series make unnecessary.
 ///
 /// Under each tenant's root, ``GraphQLSSEMiddleware`` and, with `explorer.enabled`, ``ExplorerMiddleware``.
 ///
@@ -64,7 +67,6 @@ public enum StorykeepApplication {
         router.add(middleware: TenantCORSMiddleware(excludedPaths: tokenPaths))
         router.add(middleware: RateLimitMiddleware(buckets: TokenBuckets(), trustedProxies: config.http.trustedProxies, tokenPaths: tokenPaths))
         router.add(middleware: CredentialMiddleware())
-        if config.metrics.enabled { router.add(middleware: MetricsMiddleware()) }
         router.add(middleware: BodyLimitMiddleware(limit: config.http.bodyLimitBytes))
 
         HealthRoutes(checks: parts.readiness).register(on: router)

@@ -19,18 +19,21 @@ public struct TenantGraphQLExecutor: GraphQLHTTPExecutor {
     }
 
     public func execute(_ operation: GraphQLHTTPOperation, request: Request, context: Context) async -> GraphQLHTTPResult {
-        RequestObservation.current?.ranOperation(named: operation.operationName ?? Self.firstOperationName(in: operation.query))
-        GraphQLMetrics.recordDocumentLookup(cached: graphQL.hasCachedDocument(operation.query, tenant: context.tenant), tenant: context.tenant.slug)
+        let observation = RequestObservation.current
+        observation?.ranOperation(named: operation.operationName ?? Self.firstOperationName(in: operation.query))
         let outcome = await graphQL.execute(
             GraphQLRequest(
                 query: operation.query, operationName: operation.operationName, variables: operation.variables,
                 extensions: operation.extensions),
             tenant: context.tenant, credential: context.credential, links: context.links,
             allowedOperationTypes: operation.allowedOperationTypes, requestID: context.requestID,
-            acceptLanguage: request.headers[.acceptLanguage])
+            acceptLanguage: request.headers[.acceptLanguage]
+        ) { cached in
+            observation?.metrics.recordDocumentLookup(cached: cached, tenant: context.tenant.slug)
+        }
         switch outcome {
         case .response(var response):
-            GraphQLMetrics.record(response.errors, tenant: context.tenant.slug)
+            observation?.metrics.record(response.errors, tenant: context.tenant.slug)
             let extensions = errorExtensions(for: request, context: context)
             response.errors = response.errors.map { error in
                 var error = error

@@ -57,6 +57,11 @@ public struct TraceContextMiddleware<Context: RequestContext>: RouterMiddleware 
             if response.status.code >= 500 { span.setStatus(SpanStatus(code: .error)) }
         }
         response.headers[Self.traceResponse] = trace.traceParentHeaderValue
+        guard span.isRecording else {
+            // Nothing records it (no tracer is bootstrapped): no need to wait for the body.
+            span.end()
+            return response
+        }
         let body = response.body
         // The span ends once the body has been written, as the request log's duration does.
         response.body = ResponseBody(contentLength: body.contentLength) { writer in

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import StorykeepCore
+@testable import StorykeepServer
 import StorykeepTestSupport
 import Testing
 
@@ -41,14 +42,18 @@ struct ExplorerHTTPTests {
             #expect(headers[values: .vary].contains { $0.contains("Accept") })
             #expect(page.contains("data-endpoint=\"\(endpoint)\""))
             #expect(page.contains("<title>\(h.tenant.file.displayName) · GraphQL explorer</title>"))
-            // The pinned versions from the CDN by default.
-            #expect(page.contains("src=\"https://unpkg.com/graphiql@3.8.3/graphiql.min.js\""))
-            #expect(page.contains("href=\"https://unpkg.com/graphiql@3.8.3/graphiql.min.css\""))
+            // The pinned versions from the CDN by default, each with its integrity hash.
+            #expect(page.contains(#"<script src="https://cdn.jsdelivr.net/npm/graphiql@2.4.7/graphiql.min.js" integrity="sha256-"#))
+            #expect(page.contains(#"href="https://cdn.jsdelivr.net/npm/graphiql@2.4.7/graphiql.min.css" integrity="sha256-"#))
+            for file in ["react@17.0.2/umd/react.production.min.js", "react-dom@17.0.2/umd/react-dom.production.min.js"] {
+                #expect(page.contains(#"src="https://cdn.jsdelivr.net/npm/\#(file)" integrity="sha384-"#), "\(file)")
+            }
+            #expect(page.components(separatedBy: #"crossorigin="anonymous""#).count == 5)
             // The one inline script is the one the policy's hash admits; nothing else may run.
             let policy = try #require(headers[.contentSecurityPolicy])
             let script = try #require(Self.inlineScript(of: page))
             let hash = "'sha256-" + Data(Crypto.sha256(Array(script.utf8))).base64EncodedString() + "'"
-            #expect(policy.contains("script-src https://unpkg.com \(hash);"))
+            #expect(policy.contains("script-src https://cdn.jsdelivr.net \(hash);"))
             #expect(policy.contains("connect-src 'self'"))
             #expect(policy.contains("frame-ancestors 'none'"))
             // Nothing of the request's credentials or the server's secrets is written into it.
@@ -100,9 +105,9 @@ struct ExplorerHTTPTests {
         ) { h in
             let (status, headers, page) = try await Self.get(h, "/t/\(h.tenants[0].slug)/graphql", accept: Self.browser)
             #expect(status == .ok)
-            #expect(page.contains("src=\"https://static.agency.example/graphiql/react.production.min.js\""))
-            #expect(page.contains("href=\"https://static.agency.example/graphiql/graphiql.min.css\""))
-            #expect(!page.contains("unpkg.com"))
+            #expect(page.contains(#"src="https://static.agency.example/graphiql/react.production.min.js" crossorigin="anonymous""#))
+            #expect(page.contains(#"href="https://static.agency.example/graphiql/graphiql.min.css" crossorigin="anonymous""#))
+            #expect(!page.contains("jsdelivr") && !page.contains("integrity="))
             #expect(headers[.contentSecurityPolicy]?.contains("script-src https://static.agency.example/graphiql/ 'sha256-") == true)
 
             // Only registered documents run there: neither introspection nor a typed query would.
@@ -112,6 +117,51 @@ struct ExplorerHTTPTests {
             #expect(text.contains("graphql.trustedDocumentsOnly"))
         }
     }
+
+    /// React's pinned integrity hashes are those of the files themselves: the local copy's
+    /// SHA-384 digests (the copy whose SHA-256 digests are the ones published for the CDN's URLs).
+    @Test func theCDNsReactFilesArePinnedByTheirOwnDigests() async throws {
+        let (status, output) = try await runProcess(["python3", Self.browserScript, "digests"])
+        #expect(status == 0, "\(output)")
+        let digests = try JSONDecoder().decode([String: String].self, from: Data(output.utf8))
+        #expect(digests["react.production.min.js"] == ExplorerPage.Assets.cdn.react.integrity)
+        #expect(digests["react-dom.production.min.js"] == ExplorerPage.Assets.cdn.reactDOM.integrity)
+    }
+
+    /// The page in a real browser, offline: headless Chromium opens the explorer of a server whose
+    /// `explorer.assetsUrl` is a folder a local server serves (React 17 and GraphiQL 2, the copies
+    /// PyPI's graphene-django-graphiql-static ships); GraphiQL renders under the page's
+    /// Content-Security-Policy, from those files alone. (The CDN's files cannot be reached here.)
+    @Test func aBrowserRendersGraphiQLFromTheAgencysOwnFiles() async throws {
+        let (_, portText) = try await runProcess(["python3", Self.browserScript, "free-port"])
+        let assetsPort = try #require(Int(portText.trimmingCharacters(in: .whitespacesAndNewlines)))
+        try await withAccounts(
+            setup: .live,
+            configure: { config in
+                Self.on(&config)
+                config.explorer.assetsURL = "http://127.0.0.1:\(assetsPort)/graphiql/"
+            }
+        ) { h in
+            let url = "http://127.0.0.1:\(try #require(h.client.port))/t/\(h.tenant.slug)/graphql"
+            let (status, output) = try await runProcess(["python3", Self.browserScript, "run", url, String(assetsPort)])
+            #expect(status == 0, "\(output)")
+            struct Outcome: Decodable {
+                var rendered: Bool
+                var loading: Bool
+                var requested: [String]
+            }
+            let outcome = try JSONDecoder().decode(Outcome.self, from: Data(output.utf8))
+            #expect(outcome.rendered, "\(output)")
+            #expect(!outcome.loading, "\(output)")
+            #expect(
+                outcome.requested == [
+                    "/graphiql/graphiql.min.css", "/graphiql/graphiql.min.js", "/graphiql/react-dom.production.min.js",
+                    "/graphiql/react.production.min.js",
+                ], "\(output)")
+        }
+    }
+
+    static let browserScript = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Client/explorer_browser.py").path
 
     /// The text of the page's inline `<script>` (the one without `src`).
     static func inlineScript(of page: String) -> String? {

@@ -60,11 +60,6 @@ public final class DocumentCache: Sendable {
     /// Lookups answered from the cache, and those that were not.
     public var statistics: (hits: Int, misses: Int) { state.withLock { ($0.hits, $0.misses) } }
 
-    /// Whether `text` is cached, without counting a lookup or making it the most recent.
-    public func contains(_ text: String) -> Bool {
-        state.withLock { $0.index[text] != nil }
-    }
-
     func entry(for text: String) -> Entry? {
         state.withLock { state in
             guard let position = state.index[text] else {

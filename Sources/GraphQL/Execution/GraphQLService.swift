@@ -41,7 +41,16 @@ public final class GraphQLService: Sendable {
         _ request: GraphQLRequest, context: any Sendable = GraphQLValue.null,
         rootValue: any Sendable = GraphQLValue.object([:])
     ) async -> GraphQLResponse {
-        switch prepare(request.query) {
+        await execute(prepare(request), context: context, rootValue: rootValue)
+    }
+
+    /// Runs a request ``prepare(_:)`` looked up, without looking its document up again.
+    public func execute(
+        _ prepared: PreparedRequest, context: any Sendable = GraphQLValue.null,
+        rootValue: any Sendable = GraphQLValue.object([:])
+    ) async -> GraphQLResponse {
+        let request = prepared.request
+        switch prepared.entry {
         case .invalid(let errors):
             return GraphQLResponse(errors: errors)
         case .valid(let document):
@@ -64,22 +73,31 @@ public final class GraphQLService: Sendable {
     /// cached document; nil when the document is invalid or names no operation `execute` could
     /// select: `execute` then answers with the request error.
     public func selectedOperation(of request: GraphQLRequest) -> SelectedOperation? {
-        guard case .valid(let document) = prepare(request.query),
-            case .success(let index) = document.operation(named: request.operationName)
-        else { return nil }
-        return SelectedOperation(type: document.operations[index].operation, rootFieldNames: document.rootFieldNames[index])
+        prepare(request).operation
+    }
+
+    /// `request` with its document from the cache (or parsed and validated now, and cached): what
+    /// a caller that must know the operation before running it looks up once, for
+    /// `execute(_:context:rootValue:)`.
+    public func prepare(_ request: GraphQLRequest) -> PreparedRequest {
+        let (entry, cached) = document(request.query)
+        var operation: SelectedOperation?
+        if case .valid(let document) = entry, case .success(let index) = document.operation(named: request.operationName) {
+            operation = SelectedOperation(type: document.operations[index].operation, rootFieldNames: document.rootFieldNames[index])
+        }
+        return PreparedRequest(request: request, entry: entry, wasCached: cached, operation: operation)
     }
 
     /// Why `text` would not run here: its syntax or validation errors, with their locations;
     /// none for a document that parses and validates (it is then cached for `execute`).
     public func documentErrors(_ text: String) -> [GraphQLError] {
-        if case .invalid(let errors) = prepare(text) { return errors }
+        if case .invalid(let errors) = document(text).entry { return errors }
         return []
     }
 
-    /// The document of `text`, parsed and validated, from the cache when it is there.
-    func prepare(_ text: String) -> DocumentCache.Entry {
-        if let entry = documentCache.entry(for: text) { return entry }
+    /// The document of `text`, parsed and validated, from the cache when it is there (`cached`).
+    func document(_ text: String) -> (entry: DocumentCache.Entry, cached: Bool) {
+        if let entry = documentCache.entry(for: text) { return (entry, true) }
         let source = Source(text)
         let entry: DocumentCache.Entry
         do {
@@ -90,7 +108,7 @@ public final class GraphQLService: Sendable {
             entry = .invalid([error])
         }
         documentCache.insert(entry, for: text)
-        return entry
+        return (entry, false)
     }
 }
 
@@ -104,6 +122,16 @@ private func traced<T, Failure: Error>(_ name: String, _ body: () throws(Failure
         span.setStatus(SpanStatus(code: .error))
         throw error
     }
+}
+
+/// A request and its document, looked up once by ``GraphQLService/prepare(_:)``.
+public struct PreparedRequest: Sendable {
+    public let request: GraphQLRequest
+    let entry: DocumentCache.Entry
+    /// Whether the document came from the cache (parsed and validated by an earlier request).
+    public let wasCached: Bool
+    /// The operation it would run; nil when the document is invalid or names no operation to run.
+    public let operation: SelectedOperation?
 }
 
 /// What ``GraphQLService/selectedOperation(of:)`` tells of a request's operation.

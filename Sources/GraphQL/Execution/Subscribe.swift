@@ -151,7 +151,7 @@ extension GraphQLService {
         _ request: GraphQLRequest, context: any Sendable = GraphQLValue.null,
         rootValue: any Sendable = GraphQLValue.object([:])
     ) async -> SubscriptionResult {
-        switch prepare(request.query) {
+        switch document(request.query).entry {
         case .invalid(let errors):
             return .failed(GraphQLResponse(errors: errors))
         case .valid(let document):

@@ -63,17 +63,22 @@ public struct TenantGraphQL: Sendable {
     /// Runs `request` for `tenant` as whoever `credential` says; `links` builds the URLs its
     /// client reaches the server's other endpoints by; `requestID` is the HTTP request's id, which
     /// the audit trail records. A tenant with `graphql.trustedDocumentsOnly` runs only its
-    /// registered documents (byte for byte), whichever way they came.
+    /// registered documents (byte for byte), whichever way they came. `documentLookup` hears
+    /// whether the request's document was in the schema's cache (the metrics' hits), once the
+    /// request's one lookup has been made.
     public func execute(
         _ request: GraphQLRequest, tenant: Tenant, credential: Credential, links: any ResourceLinks,
-        allowedOperationTypes: Set<OperationType> = [.query, .mutation], requestID: String? = nil, acceptLanguage: String? = nil
+        allowedOperationTypes: Set<OperationType> = [.query, .mutation], requestID: String? = nil, acceptLanguage: String? = nil,
+        documentLookup: (_ cached: Bool) -> Void = { _ in }
     ) async -> Outcome {
         guard let composed = composedSchema(for: tenant) else { return .response(GraphQLResponse(errors: [.internal()])) }
         if let refused = Self.untrustedDocument(request, tenant: tenant) { return .response(refused) }
         let service = composed.service
-        guard let operation = service.selectedOperation(of: request) else {
+        let prepared = service.prepare(request)
+        documentLookup(prepared.wasCached)
+        guard let operation = prepared.operation else {
             // Invalid, or no operation to run: the service answers with the request error.
-            var response = await service.execute(request)
+            var response = await service.execute(prepared)
             response.errors = response.errors.map(Self.documentError)
             return .response(response)
         }
@@ -82,7 +87,7 @@ public struct TenantGraphQL: Sendable {
         let language = RequestLanguage(
             languages: tenant.file.languages, acceptLanguage: acceptLanguage, personLanguage: { tx in try await ProfileStore(tx).language() })
         let run = Run(
-            request: request, composed: composed, tenant: tenant, services: services, links: links, requestID: requestID, language: language)
+            request: prepared, composed: composed, tenant: tenant, services: services, links: links, requestID: requestID, language: language)
         let token: SessionToken
         switch credential {
         case .none: return .response(await run(viewer: nil, invalidToken: false, transaction: nil))
@@ -115,12 +120,6 @@ public struct TenantGraphQL: Sendable {
             services.logger.error("GraphQL request failed", metadata: ["tenant": "\(tenant.slug)", "error": "\(error)"])
             return .response(GraphQLResponse(data: .null, errors: [.internal()]))
         }
-    }
-
-    /// Whether `tenant`'s schema holds `query` parsed and validated in its document cache, so that
-    /// running it now skips parsing and validation (the metrics' cache hits).
-    public func hasCachedDocument(_ query: String, tenant: Tenant) -> Bool {
-        (try? schemas.schema(for: tenant.file))?.service.documentCache.contains(query) ?? false
     }
 
     /// The answer to `request` when `tenant` runs only its trusted documents
@@ -178,7 +177,7 @@ public struct TenantGraphQL: Sendable {
 
 /// One request's execution, once its schema and operation are known.
 private struct Run {
-    var request: GraphQLRequest
+    var request: PreparedRequest
     var composed: ComposedSchema
     var tenant: Tenant
     var services: DomainServices

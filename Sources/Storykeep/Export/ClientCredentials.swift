@@ -48,14 +48,9 @@ struct ClientCredentials: ClientCredentialsIssuer, ClientAuthentication {
     }
 
     func authenticate(_ token: SessionToken, tenantID: UUID, at now: Date, in tx: PostgresTransaction) async throws -> ServiceClient? {
-        try await AccountContext.authentication(tenantID: tenantID, tokenHash: token.storageHash).enter(on: tx)
-        guard let row = try await tx.query(CmsClientStatements.authenticate, now).first else {
-            try await AccountContext.anonymous(tenantID: tenantID).enter(on: tx)
-            return nil
-        }
-        let client = ServiceClient(clientID: try row.decode(UUID.self, at: 0))
-        try await AccountContext.client(tenantID: tenantID, clientID: client.clientID).enter(on: tx)
-        return client
+        // The AUTHENTICATION context, the lookup and the client's (or the anonymous) context, at once.
+        let row = try await tx.query(CmsClientStatements.authenticate, tenantID.uuidString, Crypto.hex(token.storageHash), now).first
+        return try row?.decode(UUID?.self, at: 0).map(ServiceClient.init(clientID:))
     }
 
     /// `date` in whole microseconds, as PostgreSQL keeps it: the back-off is judged against

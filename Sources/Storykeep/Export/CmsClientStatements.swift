@@ -69,12 +69,8 @@ enum CmsClientStatements {
         values (current_tenant_id(), $1, $2, $3, $4)
         """
 
-    /// In the AUTHENTICATION context of a token's hash: the client of the token with that hash,
-    /// live at $1, if the client is not revoked.
-    static let authenticate = """
-        select t.client_id from cms_tokens t
-        join cms_clients c on c.tenant_id = t.tenant_id and c.id = t.client_id
-        where t.tenant_id = current_tenant_id() and t.token_hash = current_secret_hash()
-          and t.expires_at > $1 and c.revoked_at is null
-        """
+    /// The client of the live token whose hash is $2 (hex) in tenant $1 at $3, if the client is
+    /// not revoked, the transaction then in its context (else in the tenant's anonymous one): one
+    /// round trip (Migrations/0055_export_client_authentication.sql).
+    static let authenticate = "select cms_client_authenticate($1, $2, $3)"
 }

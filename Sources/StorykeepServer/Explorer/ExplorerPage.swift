@@ -5,32 +5,62 @@ import StorykeepCore
 /// attribute, the assets from the CDN or the agency's own folder, and the Content-Security-Policy
 /// that holds the page to them.
 struct ExplorerPage: Sendable {
+    /// One script or style file of the page, with the Subresource Integrity hash (`sha384-…` or
+    /// `sha256-…`) the browser checks it against, where the server knows the file.
+    struct Asset: Sendable, Equatable {
+        var url: String
+        var integrity: String?
+
+        /// The `src`/`href`, `integrity` and `crossorigin` attributes of its element.
+        func attributes(_ name: String) -> String {
+            var attributes = "\(name)=\"\(ExplorerPage.escaped(url))\""
+            if let integrity { attributes += " integrity=\"\(integrity)\"" }
+            return attributes + " crossorigin=\"anonymous\""
+        }
+    }
+
     /// The page's script and style files.
     struct Assets: Sendable, Equatable {
-        var react: String
-        var reactDOM: String
-        var graphiQL: String
-        var graphiQLStyle: String
+        var react: Asset
+        var reactDOM: Asset
+        var graphiQL: Asset
+        var graphiQLStyle: Asset
         /// The CSP source the four are loaded from.
         var source: String
 
-        /// Pinned versions on unpkg (React 18's UMD builds, GraphiQL 3's). No subresource
-        /// integrity hashes: the server was written where the CDN could not be reached, and a
-        /// hash not computed from the files themselves would be a guess; an agency that wants
-        /// certainty hosts the files itself (`explorer.assetsUrl`).
+        /// Pinned versions on jsDelivr's npm mirror, each with its Subresource Integrity hash, so
+        /// that a changed file on the CDN does not run: React 17.0.2's UMD builds and GraphiQL
+        /// 2.4.7 (the pair graphene-django's explorer loads from the same URLs).
+        ///
+        /// How the hashes were obtained, the CDN being out of reach where this was written: React's
+        /// two are SHA-384 digests computed here from the files themselves, as PyPI's
+        /// `graphene-django-graphiql-static` 0.8 ships them; their SHA-256 digests equal the ones
+        /// graphene-django 3.x publishes for these URLs, so the bytes are the CDN's. GraphiQL's
+        /// two are the SHA-256 digests graphene-django 3.1.2 (and later) publishes for these URLs;
+        /// no copy of GraphiQL 2.4.7 was at hand to recompute them. Should one ever be wrong, the
+        /// browser refuses the file and the page stays at "Loading…": it fails closed.
         static let cdn = Assets(
-            react: "https://unpkg.com/react@18.3.1/umd/react.production.min.js",
-            reactDOM: "https://unpkg.com/react-dom@18.3.1/umd/react-dom.production.min.js",
-            graphiQL: "https://unpkg.com/graphiql@3.8.3/graphiql.min.js",
-            graphiQLStyle: "https://unpkg.com/graphiql@3.8.3/graphiql.min.css",
-            source: "https://unpkg.com")
+            react: Asset(
+                url: "https://cdn.jsdelivr.net/npm/react@17.0.2/umd/react.production.min.js",
+                integrity: "sha384-7Er69WnAl0+tY5MWEvnQzWHeDFjgHSnlQfDDeWUvv8qlRXtzaF/pNo18Q2aoZNiO"),
+            reactDOM: Asset(
+                url: "https://cdn.jsdelivr.net/npm/react-dom@17.0.2/umd/react-dom.production.min.js",
+                integrity: "sha384-vj2XpC1SOa8PHrb0YlBqKN7CQzJYO72jz4CkDQ+ePL1pwOV4+dn05rPrbLGUuvCv"),
+            graphiQL: Asset(
+                url: "https://cdn.jsdelivr.net/npm/graphiql@2.4.7/graphiql.min.js",
+                integrity: "sha256-n/LKaELupC1H/PU6joz+ybeRJHT2xCdekEt6OYMOOZU="),
+            graphiQLStyle: Asset(
+                url: "https://cdn.jsdelivr.net/npm/graphiql@2.4.7/graphiql.min.css",
+                integrity: "sha256-OsbM+LQHcnFHi0iH7AUKueZvDcEBoy/z4hJ7jx1cpsM="),
+            source: "https://cdn.jsdelivr.net")
 
         /// The same files under their npm names in `folder` (ending in `/`), as
-        /// ``StorykeepConfig/Explorer/assetsURL`` names it.
+        /// ``StorykeepConfig/Explorer/assetsURL`` names it: without integrity hashes, since the
+        /// agency chooses the files (React 17 or 18, GraphiQL 2 or 3) and serves them itself.
         static func hosted(at folder: String) -> Assets {
             Assets(
-                react: folder + "react.production.min.js", reactDOM: folder + "react-dom.production.min.js",
-                graphiQL: folder + "graphiql.min.js", graphiQLStyle: folder + "graphiql.min.css", source: folder)
+                react: Asset(url: folder + "react.production.min.js"), reactDOM: Asset(url: folder + "react-dom.production.min.js"),
+                graphiQL: Asset(url: folder + "graphiql.min.js"), graphiQLStyle: Asset(url: folder + "graphiql.min.css"), source: folder)
         }
     }
 
@@ -44,7 +74,8 @@ struct ExplorerPage: Sendable {
     /// does: JSON POSTs with `Authorization: Bearer <token>` once a `login` or `activateAccount`
     /// answered one (kept in the tab's sessionStorage, gone with the tab), unless the Headers
     /// tab sets its own `Authorization`; a `logout` forgets it. Never a cookie. A `query`
-    /// parameter of the page's URL is the first query shown.
+    /// parameter of the page's URL is the first query shown. React 18's `createRoot` where the
+    /// assets have it, React 17's `render` otherwise.
     static let script = """
         (function () {
           var root = document.getElementById("explorer");
@@ -71,7 +102,8 @@ struct ExplorerPage: Sendable {
           var query = new URLSearchParams(window.location.search).get("query");
           var props = { fetcher: fetcher, shouldPersistHeaders: false };
           if (query) props.defaultQuery = query;
-          ReactDOM.createRoot(root).render(React.createElement(GraphiQL, props));
+          var explorer = React.createElement(GraphiQL, props);
+          if (ReactDOM.createRoot) ReactDOM.createRoot(root).render(explorer); else ReactDOM.render(explorer, root);
         })();
         """
 
@@ -99,14 +131,14 @@ struct ExplorerPage: Sendable {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="robots" content="noindex">
         <title>\(Self.escaped(title)) · GraphQL explorer</title>
-        <link rel="stylesheet" href="\(assets.graphiQLStyle)" crossorigin="anonymous">
+        <link rel="stylesheet" \(assets.graphiQLStyle.attributes("href"))>
         <style>body { margin: 0; } #explorer { height: 100vh; }</style>
         </head>
         <body>
         <div id="explorer" data-endpoint="\(Self.escaped(endpoint))">Loading the GraphQL explorer…</div>
-        <script src="\(assets.react)" crossorigin="anonymous"></script>
-        <script src="\(assets.reactDOM)" crossorigin="anonymous"></script>
-        <script src="\(assets.graphiQL)" crossorigin="anonymous"></script>
+        <script \(assets.react.attributes("src"))></script>
+        <script \(assets.reactDOM.attributes("src"))></script>
+        <script \(assets.graphiQL.attributes("src"))></script>
         <script>\(Self.script)</script>
         </body>
         </html>

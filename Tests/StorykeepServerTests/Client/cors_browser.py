@@ -16,11 +16,10 @@ import html
 import http.server
 import json
 import re
-import socket
-import subprocess
 import sys
-import tempfile
 import threading
+
+from headless import dom_after_scripts, free_port
 
 PAGE = """<!doctype html>
 <html><body><pre id="result">pending</pre><script>
@@ -46,12 +45,6 @@ async function ask(query, variables, token) {
 """
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def serve(port, page):
     body = page.encode()
 
@@ -72,11 +65,7 @@ def serve(port, page):
 
 
 def outcome(url):
-    with tempfile.TemporaryDirectory() as profile:
-        dom = subprocess.run(
-            ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-             "--user-data-dir=" + profile, "--virtual-time-budget=15000", "--dump-dom", url],
-            capture_output=True, text=True, timeout=90).stdout
+    dom = dom_after_scripts(url)
     found = re.search(r'<pre id="result">(.*?)</pre>', dom, re.S)
     return html.unescape(found.group(1)) if found else "no page: " + dom[:200]
 

@@ -10,7 +10,7 @@ extension StorykeepConfig {
         /// `https` URL of a folder holding the page's four files under their npm names
         /// (`react.production.min.js`, `react-dom.production.min.js`, `graphiql.min.js`,
         /// `graphiql.min.css`), for an agency that hosts its own; nil (an empty value, the
-        /// default) loads the pinned versions from the unpkg CDN.
+        /// default) loads the pinned versions from the jsDelivr CDN.
         public var assetsURL: String?
 
         public init(reader: ConfigReader) throws {
