@@ -54,7 +54,9 @@ start() {
 
     pgc_as_postgres "$PG_BIN/pg_basebackup" -D "$root/standby/data" -h "$root/primary/run" -p "$primary_port" -U postgres \
         -R -X stream -c fast >"$root/standby/basebackup.log" 2>&1 || { cat "$root/standby/basebackup.log" >&2; return 1; }
-    pgc_launch "$root/standby" ha "-c cluster_name=$standby_name"
+    # The standby retries a lost primary every 200 ms (default 5 s): after the primary restarts,
+    # its commits wait for the standby to be back.
+    pgc_launch "$root/standby" ha "-c cluster_name=$standby_name -c wal_retrieve_retry_interval=200ms"
     standby_port=$PGC_PORT
     printf 'primary=%s\nstandby=%s\n' "$primary_port" "$standby_port" >"$root/ports"
 
