@@ -1,5 +1,5 @@
 # Storykeep: the two commands, and a few helpers. The work is in scripts/.
-.PHONY: run test test-cms-simulator bench fuzz soak build deps db-stop
+.PHONY: run test test-cms-simulator faults bench fuzz soak build deps db-stop
 
 run: ## install what is missing, build, start .data/ PostgreSQL, migrate, apply tenants/, serve on :8080
 	@scripts/run.sh
@@ -9,6 +9,9 @@ test: ## the same with a throw-away PostgreSQL, then swift test
 
 test-cms-simulator: ## the CMS simulator test with the issue's 30 s of churn (make test runs 10 s)
 	@STORYKEEP_CMS_SIMULATOR_SECONDS=30 scripts/test.sh --filter ExportSimulatorTests
+
+faults: ## the failover test (killed backends, a restart, kill -9 and promotion of the standby) with 20 s of load per fault (make test runs 1 s)
+	@STORYKEEP_FAULT_SECONDS=20 scripts/test.sh --filter FailoverTests
 
 bench: ## release build, measure, print figures
 	@scripts/bench.sh

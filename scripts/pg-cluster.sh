@@ -62,9 +62,10 @@ host    all       all       ::1/128        scram-sha-256
 HBA
 }
 
-# Starts the cluster on a free port unless it already runs; sets PGC_PORT.
+# Starts the cluster on a free port unless it already runs; sets PGC_PORT. EXTRA (optional) are
+# more `-c name=value` settings, after (and so over) the flavour's.
 pgc_launch() {
-    local root=$1 flavour=$2 base attempt options
+    local root=$1 flavour=$2 extra=${3:-} base attempt options
     if pgc_running "$root"; then
         PGC_PORT=$(sed -n 4p "$root/data/postmaster.pid")
         return 0
@@ -75,13 +76,19 @@ pgc_launch() {
         # each with its own pool (Swift Testing runs every test at once: leave room for all their connections).
         options+=" -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=1000"
         base=$((20000 + RANDOM % 20000))
+    elif [[ $flavour == ha ]]; then
+        # The replicated pair of scripts/pg-ha.sh: throw-away too, but commits wait for the
+        # standby (synchronous_commit stays on). fsync=off keeps what a killed process wrote in
+        # the page cache, which a kill -9 does not lose (a power cut would).
+        options+=" -c fsync=off -c full_page_writes=off -c max_connections=200"
+        base=$((20000 + RANDOM % 20000))
     else
         base=5433
     fi
     for attempt in 1 2 3 4 5; do
         PGC_PORT=$(pgc_free_port "$base" "$root/run")
         if pgc_as_postgres "$PG_BIN/pg_ctl" -D "$root/data" -l "$root/postgres.log" -w -t 60 \
-            -o "-p $PGC_PORT $options" start >/dev/null; then
+            -o "-p $PGC_PORT $options $extra" start >/dev/null; then
             return 0
         fi
         base=$((PGC_PORT + 1))

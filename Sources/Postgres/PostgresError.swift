@@ -79,6 +79,17 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
 }
 
 extension PostgresError {
+    /// Whether the database could not do the work for a reason of its own availability, not of
+    /// the work: no connection could be opened (the server is down, or only a standby answers a
+    /// URL that asks for `target_session_attrs=read-write`), the connection broke, none became
+    /// free in time, or the server is shutting down or starting (SQLSTATE class 08, 57P01-57P03).
+    /// The same request may succeed a moment later, on another connection.
+    public var isUnavailable: Bool {
+        if [.connectionFailed, .connectionLost, .poolTimeout].contains(kind) { return true }
+        guard let sqlState else { return false }
+        return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState)
+    }
+
     /// Common SQLSTATE codes, so callers need not remember them.
     public enum SQLState {
         public static let uniqueViolation = "23505"

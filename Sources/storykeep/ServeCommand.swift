@@ -4,6 +4,7 @@ import GraphQLHTTP
 import Hummingbird
 import Logging
 import NIOCore
+import Postgres
 import Storykeep
 import StorykeepServer
 
@@ -24,7 +25,8 @@ struct ServeCommand: AsyncParsableCommand {
         if config.metrics.enabled { _ = ServerMetrics.shared }  // bootstraps swift-metrics before the pool and the hasher count anything
         let pool = try CommandSupport.appPool(config, logger: logger)
         let tenants = TenantCache(source: TenantStore(pool: pool), refreshInterval: config.tenants.refreshInterval, logger: logger)
-        let graphQL = try TenantGraphQL(config: config, pool: pool, logger: logger)
+        let readPool = try config.database.readPool().map { PostgresPool(configuration: $0, logger: logger) }
+        let graphQL = try TenantGraphQL(config: config, pool: pool, readPool: readPool, logger: logger)
         let parts = StorykeepApplication.Parts(
             tenants: tenants,
             readiness: [DatabaseReadiness(pool: pool, migrations: config.database.migrationsDirectory)],
@@ -40,6 +42,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         do {
             try await CommandSupport.using(pool) { _ in try await app.runService() }
+            await readPool?.close()
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             throw CommandError(
                 "\(config.http.host) port \(config.http.port) is already in use: stop what listens there, or set http.port "

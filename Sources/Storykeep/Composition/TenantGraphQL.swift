@@ -36,8 +36,9 @@ public struct TenantGraphQL: Sendable {
     /// `root`, the checkout, unless absolute), Argon2 with `argon2.*` on a pool of
     /// `argon2.concurrentHashes` threads, sessions as `sessions.*`, live subscribers' queues as
     /// `live.queueBound`. Throws when the modules'
-    /// schema does not compose (see ``TenantSchemas/checkAllModules()``).
-    public init(config: StorykeepConfig, pool: PostgresPool, logger: Logger, root: String = ".") throws {
+    /// schema does not compose (see ``TenantSchemas/checkAllModules()``). Stale reads go to
+    /// `readPool` when given (`database.readUrl`).
+    public init(config: StorykeepConfig, pool: PostgresPool, readPool: PostgresPool? = nil, logger: Logger, root: String = ".") throws {
         let hasher = try PasswordHasher(config: config.argon2)
         let directory = config.graphql.schemaDirectory
         let schemas = TenantSchemas(
@@ -50,6 +51,7 @@ public struct TenantGraphQL: Sendable {
             loginGate: AsyncGate(permits: max(1, min(config.argon2.concurrentHashes, config.database.poolSize / 2))),
             statementTimeout: config.database.statementTimeout)
         services.live = LiveEvents(bufferLimit: config.live.queueBound)
+        services.readPool = readPool
         self.init(schemas: schemas, services: services)
     }
 
@@ -116,6 +118,9 @@ public struct TenantGraphQL: Sendable {
             // Authenticating the token took longer than the request's statement_timeout.
             services.logger.warning("Statement stopped by the request's statement_timeout", metadata: ["tenant": "\(tenant.slug)"])
             return .response(GraphQLResponse(data: .null, errors: [.timeout()]))
+        } catch let error as PostgresError where error.isUnavailable {
+            services.logger.warning("Database unavailable", metadata: ["tenant": "\(tenant.slug)", "error": "\(error)"])
+            return .response(GraphQLResponse(data: .null, errors: [.unavailable()]))
         } catch {
             services.logger.error("GraphQL request failed", metadata: ["tenant": "\(tenant.slug)", "error": "\(error)"])
             return .response(GraphQLResponse(data: .null, errors: [.internal()]))

@@ -54,6 +54,15 @@ extension GraphQLError {
         coded(message, "PERSISTED_QUERY_NOT_ALLOWED")
     }
 
+    /// The server cannot reach its database just now (a failover, a restart, every connection
+    /// busy): nothing of the request was kept, unless the connection broke during its COMMIT,
+    /// when the server cannot know. The same request may be sent again in a few seconds.
+    public static func unavailable(
+        _ message: String = "Storykeep is unavailable for a moment. Please try again in a few seconds."
+    ) -> GraphQLError {
+        coded(message, "UNAVAILABLE")
+    }
+
     /// Something failed on the server's side (it is logged there); the request may be retried.
     public static func `internal`(_ message: String = "Something went wrong on our side. Please try again.") -> GraphQLError {
         coded(message, "INTERNAL_SERVER_ERROR")
@@ -80,7 +89,8 @@ extension ResolverContext {
     /// What the client sees of `error`, thrown while resolving `coordinate` (`Query.entries`): a
     /// `GraphQLError` as it is, a module's error as it declares (``APIErrorConvertible``), TIMEOUT
     /// for a statement PostgreSQL stopped at the request's `statement_timeout`, and anything else
-    /// (a database failure) as INTERNAL_SERVER_ERROR, logged here with what it was.
+    /// UNAVAILABLE when the database cannot be reached (``PostgresError/isUnavailable``), and
+    /// anything else (a database failure) as INTERNAL_SERVER_ERROR, logged here with what it was.
     public func apiError(_ error: any Error, at coordinate: String) -> GraphQLError {
         switch error {
         case let error as GraphQLError: return error
@@ -88,6 +98,9 @@ extension ResolverContext {
         case let error as PostgresError where error.sqlState == PostgresError.SQLState.queryCanceled:
             services.logger.warning("Statement stopped by the request's statement_timeout", metadata: ["field": "\(coordinate)"])
             return .timeout()
+        case let error as PostgresError where error.isUnavailable:
+            services.logger.warning("Database unavailable", metadata: ["field": "\(coordinate)", "error": "\(error)"])
+            return .unavailable()
         default:
             services.logger.error("Resolver failed", metadata: ["field": "\(coordinate)", "error": "\(error)"])
             return .internal()
@@ -99,13 +112,16 @@ extension DataLoader {
     /// A loader for a module's field on a type (`Entry.tags`): `batch` runs once per round for all
     /// the keys of a request, in the request's transaction (as its viewer), and its errors reach
     /// the client as ``ResolverContext/apiError(_:at:)`` says.
+    /// With `staleReads`, `batch` only reads and runs where the request's stale reads go
+    /// (``ResolverContext/staleReadTransaction(_:)``).
     public static func inTransaction(
-        _ coordinate: String,
+        _ coordinate: String, staleReads: Bool = false,
         _ batch: @escaping @Sendable (_ keys: [Key], _ context: ResolverContext, _ tx: PostgresTransaction) async throws -> [Value]
     ) -> DataLoader {
         DataLoader { keys, context in
             guard let context = context as? ResolverContext else { throw GraphQLError(message: "Internal error: no request context.") }
             do {
+                if staleReads { return try await context.staleReadTransaction { tx in try await batch(keys, context, tx) } }
                 return try await context.transaction { tx in try await batch(keys, context, tx) }
             } catch {
                 throw context.apiError(error, at: coordinate)

@@ -7,6 +7,9 @@ public import Postgres
 public struct DomainServices: Sendable {
     /// Connected as the app role (`storykeep_app`).
     public var pool: PostgresPool
+    /// Connected as the app role to a standby (`database.readUrl`), for reads that may be a
+    /// moment stale (``ResolverContext/staleReadTransaction(_:)``); nil sends them to `pool`.
+    public var readPool: PostgresPool?
     public var hasher: PasswordHasher
     /// What a login's first transaction waits for (see ``AsyncGate``): at most a few logins use
     /// connections at once, however many arrive together.

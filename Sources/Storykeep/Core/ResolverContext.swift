@@ -109,6 +109,14 @@ public final class ResolverContext: Sendable {
         return try result.get()
     }
 
+    /// Runs `body`, which only reads and may read a moment-old copy (the agency's figures, the
+    /// export's documents), in a transaction of its own on the standby of `database.readUrl`, in
+    /// the viewer's context, as on the primary; without a read pool, as ``transaction(_:_:)``.
+    public func staleReadTransaction<T: Sendable>(_ body: (PostgresTransaction) async throws -> T) async throws -> T {
+        guard let readPool = services.readPool else { return try await transaction(nil, body) }
+        return try await readPool.transaction(settings: services.requestSettings(accountContext), body)
+    }
+
     /// Publishes `event` to the handlers of the tenant's modules, which run now, in `tx` (the
     /// transaction of the change), as this request's viewer.
     public func publish<Event: DomainEvent>(_ event: Event, in tx: PostgresTransaction) async throws {

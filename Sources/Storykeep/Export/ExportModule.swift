@@ -25,8 +25,9 @@ public struct ExportModule: StorykeepModule {
     }
     public var clientAuthentication: (any ClientAuthentication)? { ClientCredentials() }
 
-    /// The documents of a request's entries, their pictures' bytes read in one statement.
-    static let documents = DataLoader<ExportEntry, ExportDocument>.inTransaction("ExportEntry.document") { entries, context, tx in
+    /// The documents of a request's entries, their pictures' bytes read in one statement, on the
+    /// standby when there is one (`database.readUrl`).
+    static let documents = DataLoader<ExportEntry, ExportDocument>.inTransaction("ExportEntry.document", staleReads: true) { entries, context, tx in
         let images = try await feed(context, tx).images(entries.flatMap { $0.media.map(\.id) })
         return entries.map { ExportDocument(html: EntryDocument.html($0, agency: context.tenant.displayName, images: images)) }
     }

@@ -19,7 +19,8 @@ public struct FiguresModule: StorykeepModule {
             let range = try FigureRange(from: arguments["from"]?.stringValue, to: arguments["to"]?.stringValue)
             let sharing = context.tenant.file.modules.contains(.sharing)
             let zone = context.tenant.file.timeZone
-            return try await context.transaction { tx in
+            // Figures may be a moment old: they are read on the standby when there is one.
+            return try await context.staleReadTransaction { tx in
                 var figures = AgencyFigures(range: range)
                 for row in try await tx.query(FigureStatements.entries, range.first, range.last, zone) {
                     let entries = try row.decode(Int.self, at: 2)

@@ -102,11 +102,17 @@ public struct StorykeepConfig: Sendable {
         /// pooler in transaction mode it must reach PostgreSQL itself: a pooled connection does
         /// not keep a session's `LISTEN`.
         public var listenURL: String?
+        /// `database.readUrl` (environment: `STORYKEEP_DATABASE_READ_URL`; default none): a standby
+        /// (or a pooler in front of standbys) for reads that may be a moment stale: the agency's
+        /// figures and the CMS export's documents. Connected as the app role, with the same
+        /// row-level security context as on the primary. Without it every read goes to `database.url`.
+        public var readURL: String?
 
         public init(reader: ConfigReader) throws {
             url = reader.string(forKey: "url", isSecret: true)
             ownerURL = reader.string(forKey: "ownerUrl", isSecret: true)
             listenURL = reader.string(forKey: "listenUrl", isSecret: true)
+            readURL = reader.string(forKey: "readUrl", isSecret: true)
             preparedStatements = try reader.requiredBool(forKey: "preparedStatements")
             poolSize = try reader.requiredInt(forKey: "poolSize").checked("database.poolSize", min: 1, max: 1000)
             acquireTimeout = .seconds(
@@ -137,6 +143,15 @@ public struct StorykeepConfig: Sendable {
         public func listener() throws -> PostgresConfiguration {
             var configuration = try appPool()
             if let listenURL, !listenURL.isEmpty { configuration.connectionString = listenURL }
+            return configuration
+        }
+
+        /// How the pool of stale reads connects (`database.readUrl`, sized as the app role's
+        /// pool), or nil when no `readUrl` is set.
+        public func readPool() throws -> PostgresConfiguration? {
+            guard let readURL, !readURL.isEmpty else { return nil }
+            var configuration = try appPool()
+            configuration.connectionString = readURL
             return configuration
         }
 

@@ -1,0 +1,101 @@
+import Foundation
+import StorykeepTestSupport
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `clients` clients of a young person, each creating entries with the same tags through a real
+/// `storykeep serve` one after another until ``stop()``, each recording what the server answered:
+/// the entries it acknowledged (an id in the answer, no error) and the errors, with when.
+final class WriteLoad: Sendable {
+    /// One answer: the acknowledged entry's id, or what went wrong.
+    struct Answer: Sendable {
+        var sent: ContinuousClock.Instant
+        var at: ContinuousClock.Instant
+        var entryID: String?
+        var error: String?
+    }
+
+    static let create = "mutation($input: EntryInput!) { createEntry(input: $input) { id tags { id } } }"
+    /// What every entry's text starts with, for finding them in the database.
+    static let prefix = "load "
+
+    /// What the clients share: whether to go on, and the answers so far.
+    private final class Record: Sendable {
+        let answers = Mutex<[Answer]>([])
+        let running = Atomic<Bool>(true)
+    }
+
+    private let record = Record()
+    private let clients: Task<Void, Never>
+
+    init(server: ServeProcess, slug: String, token: String, tagIDs: [String], clients count: Int) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = count
+        configuration.timeoutIntervalForRequest = 30
+        let session = URLSession(configuration: configuration)
+        clients = Task { [record] in
+            await withTaskGroup(of: Void.self) { group in
+                for client in 0..<count {
+                    group.addTask {
+                        var sent = 0
+                        while record.running.load(ordering: .relaxed) {
+                            sent += 1
+                            let input: [String: Any] = [
+                                "date": "2026-11-20", "kind": "TEXT", "text": "\(Self.prefix)\(client)-\(sent)", "tagIds": tagIDs,
+                            ]
+                            var answer = Answer(sent: .now, at: .now)
+                            do {
+                                let reply = try await server.graphQL(slug: slug, token: token, Self.create, ["input": input], session: session)
+                                let tags = reply.data("createEntry", "tags") as? [Any]
+                                if let errors = reply.errors {
+                                    answer.error = errors
+                                } else if let id = reply.data("createEntry", "id") as? String, tags?.count == tagIDs.count {
+                                    answer.entryID = id
+                                } else {
+                                    answer.error = "unexpected answer: \(reply)"
+                                }
+                            } catch {
+                                answer.error = "no answer: \(error)"
+                            }
+                            answer.at = .now
+                            record.answers.withLock { $0.append(answer) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stops sending and waits for the answers of what was sent.
+    func stop() async {
+        record.running.store(false, ordering: .relaxed)
+        await clients.value
+    }
+
+    /// The ids of the entries the server acknowledged.
+    var acknowledged: [String] { record.answers.withLock { $0.compactMap(\.entryID) } }
+
+    /// Every error answered, once each with how many times.
+    var errors: [String: Int] {
+        record.answers.withLock { $0.compactMap(\.error).reduce(into: [:]) { $0[$1, default: 0] += 1 } }
+    }
+
+    /// How long after `fault` the first entry sent after `sentAfter` (the fault's end: a
+    /// request sent before may have been served before the fault) was acknowledged, or nil.
+    func recovery(after fault: ContinuousClock.Instant, sentAfter: ContinuousClock.Instant) -> Duration? {
+        record.answers.withLock { answers in answers.filter { $0.entryID != nil && $0.sent > sentAfter }.map(\.at).min() }
+            .map { fault.duration(to: $0) }
+    }
+
+    /// Waits up to `limit` after `fault` for ``recovery(after:sentAfter:)``.
+    func awaitRecovery(after fault: ContinuousClock.Instant, sentAfter: ContinuousClock.Instant, limit: Duration) async throws -> Duration? {
+        while ContinuousClock.now < fault + limit {
+            if let recovery = recovery(after: fault, sentAfter: sentAfter) { return recovery }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return recovery(after: fault, sentAfter: sentAfter)
+    }
+}
