@@ -85,25 +85,47 @@ final class ConnectionCore {
         return name
     }
 
-    /// BEGIN, then `sql` (the transaction's settings), in one round trip with libpq's pipeline
-    /// mode. If either fails, the transaction is rolled back and the error thrown.
-    func begin(then sql: String, _ parameters: [PostgresParameter?]) throws {
-        let connection = try open()
-        guard let name = try statement(sql, parameters.map { $0?.binaryType?.oid ?? 0 }) else {
-            _ = try executeScript("BEGIN")
-            do { _ = try execute(sql, parameters) } catch {
-                _ = try? executeScript("ROLLBACK")
+    /// BEGIN, then `statements` (the transaction's settings, and whatever the caller wants to
+    /// know at once), in one round trip with libpq's pipeline mode: the results of `statements`.
+    /// If any fails, the transaction is rolled back and the first error thrown.
+    func begin(then statements: [PipelinedStatement]) throws -> [PostgresRows] {
+        let results = try pipeline([PipelinedStatement(sql: "BEGIN", parameters: [], prepared: false)] + statements)
+        var rows: [PostgresRows] = []
+        for result in results {
+            switch result {
+            case .success(let value): rows.append(value)
+            case .failure(let error):
+                if let connection, PQtransactionStatus(connection) != PQTRANS_IDLE { _ = try? executeScript("ROLLBACK") }
                 throw error
             }
-            return
         }
-        var failure: Error?
-        let sent = try withParameters(parameters) { count, values, lengths, formats in
-            guard PQenterPipelineMode(connection) == 1 else { throw lostOrFailed(connection) }
-            return PQsendQueryParams(connection, "BEGIN", 0, nil, nil, nil, nil, 0) == 1
-                && PQsendQueryPrepared(connection, name, count, values, lengths, formats, 1) == 1
-                && PQpipelineSync(connection) == 1
+        return Array(rows.dropFirst())
+    }
+
+    /// Sends `statements` together with libpq's pipeline mode and one sync point: one round trip.
+    /// Returns each statement's rows or error, in order. Inside a transaction, a statement that
+    /// fails aborts it, and the statements after it fail as they would sent one by one (`25P02`,
+    /// "current transaction is aborted"): nothing after a failure is half-done. Outside one, the
+    /// statements form one implicit transaction. Throws only when the connection is lost, which
+    /// closes it if results are left unread.
+    func pipeline(_ statements: [PipelinedStatement]) throws -> [Result<PostgresRows, PostgresError>] {
+        let connection = try open()
+        // Prepared statements are prepared first (a round trip each, once per connection); a
+        // statement the full cache cannot take is sent unprepared.
+        let names = try statements.map { $0.prepared ? try statement($0.sql, $0.parameters.map { $0?.binaryType?.oid ?? 0 }) : nil }
+        guard PQenterPipelineMode(connection) == 1 else { throw lostOrFailed(connection) }
+        var sent = true
+        for (statement, name) in zip(statements, names) where sent {
+            sent = try withParameters(statement.parameters) { count, values, lengths, formats in
+                if let name { return PQsendQueryPrepared(connection, name, count, values, lengths, formats, 1) == 1 }
+                let types = statement.parameters.map { $0?.binaryType?.oid ?? 0 }
+                return types.withUnsafeBufferPointer {
+                    PQsendQueryParams(connection, statement.sql, count, $0.baseAddress, values, lengths, formats, 1) == 1
+                }
+            }
         }
+        sent = sent && PQpipelineSync(connection) == 1
+        var results: [Result<PostgresRows, PostgresError>] = []
         if sent {
             // Each statement's result is followed by a NULL; the sync point ends the batch.
             while PQstatus(connection) == CONNECTION_OK {
@@ -115,23 +137,29 @@ final class ConnectionCore {
                 }
                 if status == PGRES_PIPELINE_ABORTED {
                     PQclear(result)
+                    results.append(.failure(Self.abortedByEarlierFailure))
                     continue
                 }
-                do { _ = try check(result) } catch { failure = failure ?? error }
+                do { results.append(.success(try check(result))) } catch {
+                    results.append(.failure(error as? PostgresError ?? lostOrFailed(connection)))
+                }
             }
         }
-        if !sent || PQstatus(connection) != CONNECTION_OK { failure = failure ?? lostOrFailed(connection) }
+        let lost = !sent || PQstatus(connection) != CONNECTION_OK || results.count != statements.count
+        let failure = lost ? lostOrFailed(connection) : nil
         if PQexitPipelineMode(connection) != 1 {
             // Results are still pending: the connection cannot be trusted any more.
             close()
         }
-        if let failure {
-            if connection == self.connection, PQtransactionStatus(connection) != PQTRANS_IDLE {
-                _ = try? executeScript("ROLLBACK")
-            }
-            throw failure
-        }
+        if let failure { throw failure }
+        return results
     }
+
+    /// What a statement sent after a failed one in the same pipeline gets: what PostgreSQL
+    /// answers a statement sent on its own in a transaction a failure aborted.
+    static let abortedByEarlierFailure = PostgresError(
+        kind: .server, message: "current transaction is aborted, commands ignored until end of transaction block",
+        sqlState: PostgresError.SQLState.inFailedTransaction)
 
     /// Runs SQL without parameters through the simple protocol: several statements may be given
     /// (a migration file), results come in text, and only the last result is returned.
@@ -217,6 +245,14 @@ final class ConnectionCore {
     private func field(_ result: OpaquePointer, _ code: Unicode.Scalar) -> String? {
         PQresultErrorField(result, Int32(code.value)).map { String(cString: $0) }
     }
+}
+
+/// One statement of a pipeline: its SQL, its parameters, and whether to send it as a prepared
+/// statement (the connection's cache) or as it is (BEGIN).
+struct PipelinedStatement: Sendable {
+    var sql: String
+    var parameters: [PostgresParameter?]
+    var prepared = true
 }
 
 /// Notices carry no request context; they are logged under one label.
