@@ -9,7 +9,11 @@ final class ConnectionCore {
     /// Prepared statement names by cache key (the SQL, plus the types of binary parameters).
     private var statements: [String: String] = [:]
     private let statementCacheSize: Int
-    private let logger: Logger
+    let logger: Logger
+    /// A COMMIT sent and not answered yet (``commitWithoutWaiting()``): read before the next call.
+    var commitInFlight = false
+    /// Whether a statement of the transaction begun last reported a write (its command tag).
+    private(set) var wroteInTransaction = false
 
     private init(connection: OpaquePointer, statementCacheSize: Int, logger: Logger) {
         self.connection = connection
@@ -45,7 +49,7 @@ final class ConnectionCore {
     var isBroken: Bool { connection.map { PQstatus($0) != CONNECTION_OK } ?? true }
 
     /// Whether the connection is outside any transaction block.
-    var isIdle: Bool { connection.map { PQtransactionStatus($0) == PQTRANS_IDLE } ?? false }
+    var isIdle: Bool { connection.map { commitInFlight || PQtransactionStatus($0) == PQTRANS_IDLE } ?? false }
 
     /// The server process id, as `pg_backend_pid()` reports it.
     var backendPID: Int32 { connection.map { PQbackendPID($0) } ?? 0 }
@@ -89,6 +93,7 @@ final class ConnectionCore {
     /// know at once), in one round trip with libpq's pipeline mode: the results of `statements`.
     /// If any fails, the transaction is rolled back and the first error thrown.
     func begin(then statements: [PipelinedStatement]) throws -> [PostgresRows] {
+        wroteInTransaction = false
         let results = try pipeline([PipelinedStatement(sql: "BEGIN", parameters: [], prepared: false)] + statements)
         var rows: [PostgresRows] = []
         for result in results {
@@ -206,6 +211,7 @@ final class ConnectionCore {
 
     private func open() throws -> OpaquePointer {
         guard let connection else { throw PostgresError(kind: .connectionLost, message: "connection is closed") }
+        if commitInFlight { try settleCommit(connection) }
         return connection
     }
 
@@ -215,6 +221,7 @@ final class ConnectionCore {
         guard let result else { throw lostOrFailed(connection) }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            if !wroteInTransaction, Self.isWrite(PQcmdStatus(result)) { wroteInTransaction = true }
             return PostgresRows(storage: ResultStorage(result))
         default:
             var error = PostgresError(

@@ -161,11 +161,6 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
     /// `statements`. If any fails, the transaction is rolled back and the error thrown.
     @discardableResult
     func begin(settings: [String: String], then statements: [PostgresStatement] = []) async throws -> [PostgresRows] {
-        guard !settings.isEmpty || !statements.isEmpty else {
-            tally.add(1, roundTrips: 1)
-            _ = try await StatementSpan.run("BEGIN") { try await run { try $0.executeScript("BEGIN") } }
-            return []
-        }
         var pipelined = try statements.map { try $0.encoded() }
         if !settings.isEmpty {
             // One `set_config(name, value, true)` per setting, in a single statement; sorted so
@@ -183,9 +178,12 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
         return Array(rows.suffix(statements.count))
     }
 
-    /// The body, then COMMIT; or ROLLBACK when the body throws.
+    /// The body, then COMMIT; or ROLLBACK when the body throws. Without `waitForCommit`, a
+    /// transaction that wrote nothing is committed without waiting for the answer
+    /// (ConnectionCore+Commit.swift).
     func finishTransaction<T>(
         isolation: isolated (any Actor)?,
+        waitForCommit: Bool = true,
         _ body: (PostgresTransaction) async throws -> T
     ) async throws -> T {
         let value: T
@@ -195,6 +193,10 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
             tally.add(1, roundTrips: 1)
             _ = try? await StatementSpan.run("ROLLBACK") { try await run { try $0.executeScript("ROLLBACK") } }
             throw error
+        }
+        if !waitForCommit, try await run({ try $0.commitWithoutWaiting() }) {
+            tally.add(1, roundTrips: 0)
+            return value
         }
         tally.add(1, roundTrips: 1)
         let tag = try await StatementSpan.run("COMMIT") { try await run { try $0.executeScript("COMMIT") } }.commandTag

@@ -85,10 +85,17 @@ public final class PostgresPool: Sendable {
     /// The same, with `statements` sent with BEGIN and the settings, in the same round trip:
     /// `body` gets their rows (in order) and the transaction. A statement that fails rolls the
     /// transaction back and throws, before `body` runs.
+    ///
+    /// Without `waitForCommit` (a read-only request's), a transaction in which no statement
+    /// wrote (by its command tag) or failed is committed without waiting for the answer: the
+    /// server commits when it reads the COMMIT, and the connection reads the answer when next
+    /// used, saving the request a round trip. What a function called in a SELECT wrote (a
+    /// session's sliding expiry) is committed so too, and a failure of it only logged.
     @discardableResult
     public func transaction<T>(
         settings: [String: String] = [:],
         beginningWith statements: [PostgresStatement],
+        waitForCommit: Bool = true,
         isolation: isolated (any Actor)? = #isolation,
         _ body: ([PostgresRows], PostgresTransaction) async throws -> T
     ) async throws -> T {
@@ -107,7 +114,9 @@ public final class PostgresPool: Sendable {
             }
         }
         defer { release(connection) }
-        return try await connection.finishTransaction(isolation: isolation) { tx in try await body(rows, tx) }
+        return try await connection.finishTransaction(isolation: isolation, waitForCommit: waitForCommit) { tx in
+            try await body(rows, tx)
+        }
     }
 
     /// Lends one connection to `body`, outside any transaction unless the body begins one

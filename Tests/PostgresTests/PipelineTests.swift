@@ -136,4 +136,33 @@ import Testing
             #expect(answer == 8)
         }
     }
+
+    @Test func aTransactionThatWroteNothingNeedNotWaitForItsCommit() async throws {
+        try await withCheckTable { pool in
+            var (statements, roundTrips) = (pool.statementsSent, pool.roundTrips)
+            let five = try await pool.transaction(beginningWith: [PostgresStatement("select 5::int8")], waitForCommit: false) { rows, _ in
+                try rows[0][0].decode(Int.self, at: 0)
+            }
+            #expect(five == 5)
+            // BEGIN and the select, then COMMIT, whose answer nothing waits for.
+            #expect(pool.statementsSent - statements == 3)
+            #expect(pool.roundTrips - roundTrips == 1)
+
+            // One that wrote waits for its COMMIT; the connection read the earlier one's answer first.
+            (statements, roundTrips) = (pool.statementsSent, pool.roundTrips)
+            try await pool.transaction(beginningWith: [], waitForCommit: false) { _, tx in
+                try await tx.execute("insert into pipeline_check values (1)")
+            }
+            #expect(pool.statementsSent - statements == 3)
+            #expect(pool.roundTrips - roundTrips == 3)
+            let kept = try await count(pool)
+            #expect(kept == 1)
+
+            // A failed statement swallowed: the COMMIT is waited for, and answers that it rolled back.
+            let rolledBack = await #expect(throws: PostgresError.self) {
+                try await pool.transaction(beginningWith: [], waitForCommit: false) { _, tx in _ = try? await tx.query("select 1/0") }
+            }
+            #expect(rolledBack?.kind == .transactionRolledBack)
+        }
+    }
 }

@@ -51,14 +51,18 @@ extension DomainServices {
     /// Runs `body` in one transaction as the person whose live session of the tenant `tenantID`
     /// has `token` (``Sessions/viewer(in:)``), or as nobody (`nil`, in the
     /// tenant's context) when it is no such session: what a request with a bearer token runs in.
+    ///
+    /// `readOnly`: the request means to write nothing (a GraphQL query), so its transaction, if
+    /// nothing wrote in it, commits without waiting for the answer (``PostgresPool``).
     public func authenticated<T: Sendable>(
-        _ token: SessionToken, tenantID: UUID, _ body: (Viewer?, PostgresTransaction) async throws -> T
+        _ token: SessionToken, tenantID: UUID, readOnly: Bool = false, _ body: (Viewer?, PostgresTransaction) async throws -> T
     ) async throws -> T {
         let authentication = AccountContext.authentication(tenantID: tenantID, tokenHash: token.storageHash)
         // BEGIN, the AUTHENTICATION context and the lookup that leaves the transaction in the
         // person's context: one round trip.
         return try await pool.transaction(
-            settings: requestSettings(authentication), beginningWith: [Sessions.authentication(policy: sessions)]
+            settings: requestSettings(authentication), beginningWith: [Sessions.authentication(policy: sessions)],
+            waitForCommit: !readOnly
         ) { rows, tx in
             try await body(try Sessions.viewer(in: rows[0]), tx)
         }
