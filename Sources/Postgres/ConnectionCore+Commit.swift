@@ -27,14 +27,8 @@ extension ConnectionCore {
     func settleCommit(_ connection: OpaquePointer) throws {
         commitInFlight = false
         var failure: String?
-        while PQstatus(connection) == CONNECTION_OK {
-            guard let result = PQgetResult(connection) else { continue }
-            let status = PQresultStatus(result)
-            if status == PGRES_PIPELINE_SYNC {
-                PQclear(result)
-                break
-            }
-            if status != PGRES_COMMAND_OK {
+        readUntilSync(connection) { result in
+            if PQresultStatus(result) != PGRES_COMMAND_OK {
                 failure = String(cString: PQresultErrorMessage(result)).trimmingTrailingNewlines
             } else if String(cString: PQcmdStatus(result)) != "COMMIT" {
                 failure = "the transaction was rolled back"

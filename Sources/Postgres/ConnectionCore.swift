@@ -132,18 +132,11 @@ final class ConnectionCore {
         sent = sent && PQpipelineSync(connection) == 1
         var results: [Result<PostgresRows, PostgresError>] = []
         if sent {
-            // Each statement's result is followed by a NULL; the sync point ends the batch.
-            while PQstatus(connection) == CONNECTION_OK {
-                guard let result = PQgetResult(connection) else { continue }
-                let status = PQresultStatus(result)
-                if status == PGRES_PIPELINE_SYNC {
-                    PQclear(result)
-                    break
-                }
-                if status == PGRES_PIPELINE_ABORTED {
+            readUntilSync(connection) { result in
+                if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
                     PQclear(result)
                     results.append(.failure(Self.abortedByEarlierFailure))
-                    continue
+                    return
                 }
                 do { results.append(.success(try check(result))) } catch {
                     results.append(.failure(error as? PostgresError ?? lostOrFailed(connection)))
@@ -158,6 +151,19 @@ final class ConnectionCore {
         }
         if let failure { throw failure }
         return results
+    }
+
+    /// Hands each result of a pipeline to `each` (which clears it) until its sync point, or until
+    /// the connection is lost. Each statement's result is followed by a NULL, which is skipped.
+    func readUntilSync(_ connection: OpaquePointer, _ each: (OpaquePointer) -> Void) {
+        while PQstatus(connection) == CONNECTION_OK {
+            guard let result = PQgetResult(connection) else { continue }
+            if PQresultStatus(result) == PGRES_PIPELINE_SYNC {
+                PQclear(result)
+                return
+            }
+            each(result)
+        }
     }
 
     /// What a statement sent after a failed one in the same pipeline gets: what PostgreSQL
