@@ -9,7 +9,11 @@ final class ConnectionCore {
     /// Prepared statement names by cache key (the SQL, plus the types of binary parameters).
     private var statements: [String: String] = [:]
     private let statementCacheSize: Int
-    private let logger: Logger
+    let logger: Logger
+    /// A COMMIT sent and not answered yet (``commitWithoutWaiting()``): read before the next call.
+    var commitInFlight = false
+    /// Whether a statement of the transaction begun last reported a write (its command tag).
+    private(set) var wroteInTransaction = false
 
     private init(connection: OpaquePointer, statementCacheSize: Int, logger: Logger) {
         self.connection = connection
@@ -45,7 +49,7 @@ final class ConnectionCore {
     var isBroken: Bool { connection.map { PQstatus($0) != CONNECTION_OK } ?? true }
 
     /// Whether the connection is outside any transaction block.
-    var isIdle: Bool { connection.map { PQtransactionStatus($0) == PQTRANS_IDLE } ?? false }
+    var isIdle: Bool { connection.map { commitInFlight || PQtransactionStatus($0) == PQTRANS_IDLE } ?? false }
 
     /// The server process id, as `pg_backend_pid()` reports it.
     var backendPID: Int32 { connection.map { PQbackendPID($0) } ?? 0 }
@@ -85,53 +89,88 @@ final class ConnectionCore {
         return name
     }
 
-    /// BEGIN, then `sql` (the transaction's settings), in one round trip with libpq's pipeline
-    /// mode. If either fails, the transaction is rolled back and the error thrown.
-    func begin(then sql: String, _ parameters: [PostgresParameter?]) throws {
-        let connection = try open()
-        guard let name = try statement(sql, parameters.map { $0?.binaryType?.oid ?? 0 }) else {
-            _ = try executeScript("BEGIN")
-            do { _ = try execute(sql, parameters) } catch {
-                _ = try? executeScript("ROLLBACK")
+    /// BEGIN, then `statements` (the transaction's settings, and whatever the caller wants to
+    /// know at once), in one round trip with libpq's pipeline mode: the results of `statements`.
+    /// If any fails, the transaction is rolled back and the first error thrown.
+    func begin(then statements: [PipelinedStatement]) throws -> [PostgresRows] {
+        wroteInTransaction = false
+        let results = try pipeline([PipelinedStatement(sql: "BEGIN", parameters: [], prepared: false)] + statements)
+        var rows: [PostgresRows] = []
+        for result in results {
+            switch result {
+            case .success(let value): rows.append(value)
+            case .failure(let error):
+                if let connection, PQtransactionStatus(connection) != PQTRANS_IDLE { _ = try? executeScript("ROLLBACK") }
                 throw error
             }
-            return
         }
-        var failure: Error?
-        let sent = try withParameters(parameters) { count, values, lengths, formats in
-            guard PQenterPipelineMode(connection) == 1 else { throw lostOrFailed(connection) }
-            return PQsendQueryParams(connection, "BEGIN", 0, nil, nil, nil, nil, 0) == 1
-                && PQsendQueryPrepared(connection, name, count, values, lengths, formats, 1) == 1
-                && PQpipelineSync(connection) == 1
-        }
-        if sent {
-            // Each statement's result is followed by a NULL; the sync point ends the batch.
-            while PQstatus(connection) == CONNECTION_OK {
-                guard let result = PQgetResult(connection) else { continue }
-                let status = PQresultStatus(result)
-                if status == PGRES_PIPELINE_SYNC {
-                    PQclear(result)
-                    break
+        return Array(rows.dropFirst())
+    }
+
+    /// Sends `statements` together with libpq's pipeline mode and one sync point: one round trip.
+    /// Returns each statement's rows or error, in order. Inside a transaction, a statement that
+    /// fails aborts it, and the statements after it fail as they would sent one by one (`25P02`,
+    /// "current transaction is aborted"): nothing after a failure is half-done. Outside one, the
+    /// statements form one implicit transaction. Throws only when the connection is lost, which
+    /// closes it if results are left unread.
+    func pipeline(_ statements: [PipelinedStatement]) throws -> [Result<PostgresRows, PostgresError>] {
+        let connection = try open()
+        // Prepared statements are prepared first (a round trip each, once per connection); a
+        // statement the full cache cannot take is sent unprepared.
+        let names = try statements.map { $0.prepared ? try statement($0.sql, $0.parameters.map { $0?.binaryType?.oid ?? 0 }) : nil }
+        guard PQenterPipelineMode(connection) == 1 else { throw lostOrFailed(connection) }
+        var sent = true
+        for (statement, name) in zip(statements, names) where sent {
+            sent = try withParameters(statement.parameters) { count, values, lengths, formats in
+                if let name { return PQsendQueryPrepared(connection, name, count, values, lengths, formats, 1) == 1 }
+                let types = statement.parameters.map { $0?.binaryType?.oid ?? 0 }
+                return types.withUnsafeBufferPointer {
+                    PQsendQueryParams(connection, statement.sql, count, $0.baseAddress, values, lengths, formats, 1) == 1
                 }
-                if status == PGRES_PIPELINE_ABORTED {
-                    PQclear(result)
-                    continue
-                }
-                do { _ = try check(result) } catch { failure = failure ?? error }
             }
         }
-        if !sent || PQstatus(connection) != CONNECTION_OK { failure = failure ?? lostOrFailed(connection) }
+        sent = sent && PQpipelineSync(connection) == 1
+        var results: [Result<PostgresRows, PostgresError>] = []
+        if sent {
+            readUntilSync(connection) { result in
+                if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
+                    PQclear(result)
+                    results.append(.failure(Self.abortedByEarlierFailure))
+                    return
+                }
+                do { results.append(.success(try check(result))) } catch {
+                    results.append(.failure(error as? PostgresError ?? lostOrFailed(connection)))
+                }
+            }
+        }
+        let lost = !sent || PQstatus(connection) != CONNECTION_OK || results.count != statements.count
+        let failure = lost ? lostOrFailed(connection) : nil
         if PQexitPipelineMode(connection) != 1 {
             // Results are still pending: the connection cannot be trusted any more.
             close()
         }
-        if let failure {
-            if connection == self.connection, PQtransactionStatus(connection) != PQTRANS_IDLE {
-                _ = try? executeScript("ROLLBACK")
+        if let failure { throw failure }
+        return results
+    }
+
+    /// Hands each result of a pipeline to `each` (which clears it) until its sync point, or until
+    /// the connection is lost. Each statement's result is followed by a NULL, which is skipped.
+    func readUntilSync(_ connection: OpaquePointer, _ each: (OpaquePointer) -> Void) {
+        while PQstatus(connection) == CONNECTION_OK {
+            guard let result = PQgetResult(connection) else { continue }
+            if PQresultStatus(result) == PGRES_PIPELINE_SYNC {
+                PQclear(result)
+                return
             }
-            throw failure
+            each(result)
         }
     }
+
+    /// What a statement sent after a failed one in the same pipeline gets: what PostgreSQL
+    /// answers a statement sent on its own in a transaction a failure aborted.
+    static let abortedByEarlierFailure = PostgresError(
+        kind: .server, message: "current transaction is aborted, commands ignored until end of transaction block",
+        sqlState: PostgresError.SQLState.inFailedTransaction)
 
     /// Runs SQL without parameters through the simple protocol: several statements may be given
     /// (a migration file), results come in text, and only the last result is returned.
@@ -178,6 +217,7 @@ final class ConnectionCore {
 
     private func open() throws -> OpaquePointer {
         guard let connection else { throw PostgresError(kind: .connectionLost, message: "connection is closed") }
+        if commitInFlight { try settleCommit(connection) }
         return connection
     }
 
@@ -187,6 +227,7 @@ final class ConnectionCore {
         guard let result else { throw lostOrFailed(connection) }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            if !wroteInTransaction, Self.isWrite(PQcmdStatus(result)) { wroteInTransaction = true }
             return PostgresRows(storage: ResultStorage(result))
         default:
             var error = PostgresError(
@@ -217,6 +258,14 @@ final class ConnectionCore {
     private func field(_ result: OpaquePointer, _ code: Unicode.Scalar) -> String? {
         PQresultErrorField(result, Int32(code.value)).map { String(cString: $0) }
     }
+}
+
+/// One statement of a pipeline: its SQL, its parameters, and whether to send it as a prepared
+/// statement (the connection's cache) or as it is (BEGIN).
+struct PipelinedStatement: Sendable {
+    var sql: String
+    var parameters: [PostgresParameter?]
+    var prepared = true
 }
 
 /// Notices carry no request context; they are logged under one label.

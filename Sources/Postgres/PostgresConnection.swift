@@ -52,11 +52,34 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
     /// Runs `work` on this connection's thread and records the state it leaves.
     func run<T: Sendable>(_ work: @escaping @Sendable (ConnectionCore) throws -> T) async throws -> T {
         try await worker.run { [self] in
-            defer {
-                let after = (broken: core.core.isBroken, idle: core.core.isIdle)
-                state.withLock { $0 = after }
-            }
+            defer { recordState() }
             return try work(core.core)
+        }
+    }
+
+    /// Notes what the last call on the worker's thread left behind.
+    private func recordState() {
+        let after = (broken: core.core.isBroken, idle: core.core.isIdle)
+        state.withLock { $0 = after }
+    }
+
+    /// Sends the statements `gathered` in one round trip (one alone as usual, several in a
+    /// pipeline) from the worker's thread, and resumes each one's waiter with its rows or error.
+    func send(_ gathered: [(statement: PipelinedStatement, waiter: CheckedContinuation<PostgresRows, any Error>)]) {
+        tally.add(gathered.count, roundTrips: 1)
+        worker.submit { [self] in
+            let results: [Result<PostgresRows, any Error>]
+            if gathered.count == 1 {
+                results = [Result { try core.core.execute(gathered[0].statement.sql, gathered[0].statement.parameters) }]
+            } else {
+                do {
+                    results = try core.core.pipeline(gathered.map(\.statement)).map { $0.mapError { $0 } }
+                } catch {
+                    results = Array(repeating: .failure(error), count: gathered.count)
+                }
+            }
+            recordState()
+            for (item, result) in zip(gathered, results) { item.waiter.resume(with: result) }
         }
     }
 
@@ -77,17 +100,33 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
 
     public func query(_ sql: String, parameters: [(any PostgresEncodable)?]) async throws -> PostgresRows {
         let encoded = try parameters.map { try $0?.postgresParameter() }
-        tally.add(1)
+        if let gathering = StatementGathering.current, gathering.connection === self {
+            return try await StatementSpan.run(sql) { try await gathering.send(PipelinedStatement(sql: sql, parameters: encoded)) }
+        }
+        tally.add(1, roundTrips: 1)
         return try await StatementSpan.run(sql) { try await run { try $0.execute(sql, encoded) } }
     }
 
+    /// Runs `statements` together, in one round trip (libpq's pipeline mode), and returns their
+    /// rows in order; the first that fails throws its error, and inside a transaction the ones
+    /// after it fail too (the transaction is aborted), as if sent one by one.
+    public func query(together statements: [PostgresStatement]) async throws -> [PostgresRows] {
+        guard !statements.isEmpty else { return [] }
+        let encoded = try statements.map { try $0.encoded() }
+        tally.add(statements.count, roundTrips: 1)
+        let results = try await StatementSpan.run(statements.map(\.sql).joined(separator: "; ")) {
+            try await run { try $0.pipeline(encoded) }
+        }
+        return try results.map { try $0.get() }
+    }
+
     public func executeScript(_ sql: String) async throws {
-        tally.add(1)
+        tally.add(1, roundTrips: 1)
         _ = try await StatementSpan.run(sql) { try await run { try $0.executeScript(sql) } }
     }
 
     public func copyIn(_ sql: String, _ feed: (PostgresCopyWriter) async throws -> Void) async throws -> Int {
-        tally.add(1)
+        tally.add(1, roundTrips: 1)
         return try await StatementSpan.run(sql) { try await copy(sql, feed) }
     }
 
@@ -118,37 +157,48 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
         return try await finishTransaction(isolation: isolation, body)
     }
 
-    /// BEGIN and the transaction-local settings, in one round trip.
-    func begin(settings: [String: String]) async throws {
-        guard !settings.isEmpty else {
-            tally.add(1)
-            _ = try await StatementSpan.run("BEGIN") { try await run { try $0.executeScript("BEGIN") } }
-            return
+    /// BEGIN, the transaction-local settings, and `statements`, in one round trip: the rows of
+    /// `statements`. If any fails, the transaction is rolled back and the error thrown.
+    @discardableResult
+    func begin(settings: [String: String], then statements: [PostgresStatement] = []) async throws -> [PostgresRows] {
+        var pipelined = try statements.map { try $0.encoded() }
+        if !settings.isEmpty {
+            // One `set_config(name, value, true)` per setting, in a single statement; sorted so
+            // that the same names always give the same SQL and thus the same prepared statement.
+            let sorted = settings.sorted { $0.key < $1.key }
+            let calls = sorted.indices.map { "set_config($\(2 * $0 + 1), $\(2 * $0 + 2), true)" }
+            let parameters: [PostgresParameter?] = sorted.flatMap { [.text($0.key), .text($0.value)] }
+            pipelined.insert(PipelinedStatement(sql: "SELECT " + calls.joined(separator: ", "), parameters: parameters), at: 0)
         }
-        // One `set_config(name, value, true)` per setting, in a single statement; sorted so that
-        // the same names always give the same SQL and thus the same prepared statement.
-        let sorted = settings.sorted { $0.key < $1.key }
-        let calls = sorted.indices.map { "set_config($\(2 * $0 + 1), $\(2 * $0 + 2), true)" }
-        let sql = "SELECT " + calls.joined(separator: ", ")
-        let parameters: [PostgresParameter?] = sorted.flatMap { [.text($0.key), .text($0.value)] }
-        tally.add(2)
-        try await StatementSpan.run("BEGIN; " + sql) { try await run { try $0.begin(then: sql, parameters) } }
+        let sent = pipelined
+        tally.add(1 + sent.count, roundTrips: 1)
+        let rows = try await StatementSpan.run((["BEGIN"] + sent.map(\.sql)).joined(separator: "; ")) {
+            try await run { try $0.begin(then: sent) }
+        }
+        return Array(rows.suffix(statements.count))
     }
 
-    /// The body, then COMMIT; or ROLLBACK when the body throws.
+    /// The body, then COMMIT; or ROLLBACK when the body throws. Without `waitForCommit`, a
+    /// transaction that wrote nothing is committed without waiting for the answer
+    /// (ConnectionCore+Commit.swift).
     func finishTransaction<T>(
         isolation: isolated (any Actor)?,
+        waitForCommit: Bool = true,
         _ body: (PostgresTransaction) async throws -> T
     ) async throws -> T {
         let value: T
         do {
             value = try await body(PostgresTransaction(connection: self))
         } catch {
-            tally.add(1)
+            tally.add(1, roundTrips: 1)
             _ = try? await StatementSpan.run("ROLLBACK") { try await run { try $0.executeScript("ROLLBACK") } }
             throw error
         }
-        tally.add(1)
+        if !waitForCommit, try await run({ try $0.commitWithoutWaiting() }) {
+            tally.add(1, roundTrips: 0)
+            return value
+        }
+        tally.add(1, roundTrips: 1)
         let tag = try await StatementSpan.run("COMMIT") { try await run { try $0.executeScript("COMMIT") } }.commandTag
         // COMMIT of a transaction in which a statement failed answers ROLLBACK, without an error.
         if tag == "ROLLBACK" {
@@ -160,11 +210,32 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
     }
 }
 
-/// A count of statements sent, shared by a pool's connections.
+/// A count of statements sent and of the round trips they took, shared by a pool's connections.
 final class StatementTally: Sendable {
     private let sent = Atomic<Int>(0)
+    private let exchanges = Atomic<Int>(0)
 
-    func add(_ statements: Int) { _ = sent.add(statements, ordering: .relaxed) }
+    func add(_ statements: Int, roundTrips: Int) {
+        _ = sent.add(statements, ordering: .relaxed)
+        _ = exchanges.add(roundTrips, ordering: .relaxed)
+    }
 
     var count: Int { sent.load(ordering: .relaxed) }
+    var roundTrips: Int { exchanges.load(ordering: .relaxed) }
+}
+
+/// A statement to run together with others (``PostgresConnection/query(together:)``): its SQL
+/// and its parameters, bound as for ``PostgresQueryable/query(_:parameters:)``.
+public struct PostgresStatement: Sendable {
+    public var sql: String
+    public var parameters: [(any PostgresEncodable)?]
+
+    public init(_ sql: String, _ parameters: (any PostgresEncodable)?...) {
+        self.sql = sql
+        self.parameters = parameters
+    }
+
+    func encoded() throws -> PipelinedStatement {
+        PipelinedStatement(sql: sql, parameters: try parameters.map { try $0?.postgresParameter() })
+    }
 }

@@ -103,6 +103,8 @@ extension PostgresError {
         public static let serializationFailure = "40001"
         public static let deadlockDetected = "40P01"
         public static let adminShutdown = "57P01"
+        /// A statement sent into a transaction that an earlier failed statement aborted.
+        public static let inFailedTransaction = "25P02"
         /// The statement was cancelled: it ran past `statement_timeout`, or someone cancelled it.
         public static let queryCanceled = "57014"
     }

@@ -24,6 +24,10 @@ public final class PostgresPool: Sendable {
     /// a test holds a piece of work to.
     public var statementsSent: Int { tally.count }
 
+    /// How many round trips to the server those statements took: statements sent together (a
+    /// transaction's BEGIN with its settings, a pipeline) count once.
+    public var roundTrips: Int { tally.roundTrips }
+
     private struct State: ~Copyable {
         var idle: [PostgresConnection] = []
         /// Connections open or being opened, lent or idle.
@@ -75,10 +79,31 @@ public final class PostgresPool: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (PostgresTransaction) async throws -> T
     ) async throws -> T {
+        try await transaction(settings: settings, beginningWith: [], isolation: isolation) { _, tx in try await body(tx) }
+    }
+
+    /// The same, with `statements` sent with BEGIN and the settings, in the same round trip:
+    /// `body` gets their rows (in order) and the transaction. A statement that fails rolls the
+    /// transaction back and throws, before `body` runs.
+    ///
+    /// Without `waitForCommit` (a read-only request's), a transaction in which no statement
+    /// wrote (by its command tag) or failed is committed without waiting for the answer: the
+    /// server commits when it reads the COMMIT, and the connection reads the answer when next
+    /// used, saving the request a round trip. What a function called in a SELECT wrote (a
+    /// session's sliding expiry) is committed so too, and a failure of it only logged.
+    @discardableResult
+    public func transaction<T>(
+        settings: [String: String] = [:],
+        beginningWith statements: [PostgresStatement],
+        waitForCommit: Bool = true,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: ([PostgresRows], PostgresTransaction) async throws -> T
+    ) async throws -> T {
         var (connection, reused) = try await acquire()
+        var rows: [PostgresRows]
         while true {
             do {
-                try await connection.begin(settings: settings)
+                rows = try await connection.begin(settings: settings, then: statements)
                 break
             } catch let error as PostgresError where error.kind == .connectionLost && reused {
                 release(connection)
@@ -89,7 +114,9 @@ public final class PostgresPool: Sendable {
             }
         }
         defer { release(connection) }
-        return try await connection.finishTransaction(isolation: isolation, body)
+        return try await connection.finishTransaction(isolation: isolation, waitForCommit: waitForCommit) { tx in
+            try await body(rows, tx)
+        }
     }
 
     /// Lends one connection to `body`, outside any transaction unless the body begins one

@@ -61,6 +61,17 @@ public struct PostgresTransaction: PostgresQueryable {
     public func copyIn(_ sql: String, _ feed: (PostgresCopyWriter) async throws -> Void) async throws -> Int {
         try await connection.copyIn(sql, feed)
     }
+
+    /// Runs `statements` together, in one round trip (``PostgresConnection/query(together:)``).
+    public func query(together statements: [PostgresStatement]) async throws -> [PostgresRows] {
+        try await connection.query(together: statements)
+    }
+
+    /// A gathering of `participants` concurrent pieces of work on this transaction
+    /// (``StatementGathering``): their statements travel together.
+    public func gathering(participants: Int) -> StatementGathering {
+        StatementGathering(connection: connection, participants: participants)
+    }
 }
 
 /// Buffers COPY data and sends it in chunks of about 256 KiB from the connection's thread.

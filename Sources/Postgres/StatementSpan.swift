@@ -31,9 +31,9 @@ enum StatementSpan {
     /// A statement's low-cardinality name: its command (`SELECT`, `INSERT`, `BEGIN`...; for a
     /// `WITH`, the first `INSERT`, `UPDATE` or `DELETE` in it, else `SELECT`) and the first table
     /// it reads or writes, the word after its first `FROM`, `INTO`, `UPDATE` or `JOIN`, when it
-    /// has one.
+    /// has one. Of statements sent together (`BEGIN; SELECT set_config(...); ...`), the first's.
     static func summary(of sql: String) -> String {
-        let words = sql.split(whereSeparator: { $0.isWhitespace || $0 == "(" || $0 == ")" || $0 == "," || $0 == ";" })
+        let words = sql.prefix { $0 != ";" }.split(whereSeparator: { $0.isWhitespace || $0 == "(" || $0 == ")" || $0 == "," || $0 == ";" })
         guard var command = words.first?.uppercased() else { return "postgresql" }
         if command == "WITH" {
             let writes: Set = ["INSERT", "UPDATE", "DELETE"]

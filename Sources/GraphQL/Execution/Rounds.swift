@@ -58,16 +58,19 @@ extension ExecutionContext {
             let (index, work) = works[0]
             do { return [index: .success(try await work())] } catch { return [index: .failure(error)] }
         }
+        let gathering = (context as? any RoundGathering)?.gathering(participants: queues.count + works.count)
         return await withTaskGroup(of: (Int, Result<(any Sendable)?, any Error>)?.self) { group in
             for queue in queues {
                 group.addTask {
-                    await queue.dispatch(context: context)
+                    await participating(in: gathering) { await queue.dispatch(context: context) }
                     return nil
                 }
             }
             for (index, work) in works {
                 group.addTask {
-                    do { return (index, .success(try await work())) } catch { return (index, .failure(error)) }
+                    await participating(in: gathering) {
+                        do { return (index, .success(try await work())) } catch { return (index, .failure(error)) }
+                    }
                 }
             }
             var results: [Int: Result<(any Sendable)?, any Error>] = [:]
@@ -101,4 +104,10 @@ extension ExecutionContext {
             nulledMarks.insert(item.nullable.start)
         }
     }
+}
+
+/// Runs `work` as a participant of `gathering`, or as it is without one.
+private func participating<T: Sendable>(in gathering: (any RoundParticipation)?, _ work: () async -> T) async -> T {
+    guard let gathering else { return await work() }
+    return await gathering.participate(work)
 }

@@ -1,22 +1,11 @@
 /// The SQL of `Sessions`: login sessions, found by the hash of their bearer token. Values only
 /// as the parameters listed above each statement.
 enum SessionStatements {
-    /// In the AUTHENTICATION context of a token's hash: the live session with that hash (the
-    /// policy `sessions_visible` admits no other) of a person not switched off: its id, the
-    /// person's id and role, and whether it was last used more than $1 seconds ago.
-    static let authenticate = """
-        select s.id, s.person_id, p.role::text, s.last_used_at < now() - $1::int * interval '1 second'
-        from sessions s
-        join people p on p.tenant_id = s.tenant_id and p.id = s.person_id
-        where s.tenant_id = current_tenant_id() and s.token_hash = current_secret_hash() and p.disabled_at is null
-        """
-
-    /// Marks the session $1 used now and slides its expiry to $2 seconds from now, never past
-    /// its latest.
-    static let slide = """
-        update sessions set last_used_at = now(), expires_at = least(now() + $2::int * interval '1 second', max_expires_at)
-        where tenant_id = current_tenant_id() and id = $1
-        """
+    /// In the AUTHENTICATION context of a token's hash: the live session with that hash of a
+    /// person not switched off (its id, the person's id and role), the transaction switched to
+    /// that person (or to the tenant alone), the session slid forward by $2 seconds if unused for
+    /// more than $1 (Migrations/0050_accounts_authenticate_session.sql).
+    static let authenticate = "select viewer_session, viewer_person, viewer_role from authenticate_session($1::int, $2::int)"
 
     /// A session of the person $1 with the token hash $2, expiring after $3 idle seconds and at
     /// the latest $4 seconds from now; returns when it expires unless used.

@@ -9,24 +9,21 @@ enum Sessions {
     /// one write, not one each. The idle timeout is thus honoured to within this much.
     static let slideGranularitySeconds = 60
 
-    /// The person whose live session has the token of the transaction's AUTHENTICATION context
-    /// (its hash is the context's key), or nil. On success the transaction is switched to that
-    /// person's context and the session's expiry slid forward; otherwise to the tenant alone.
+    /// The statement that authenticates a request (``SessionStatements/authenticate``), sent with
+    /// the transaction's BEGIN and its AUTHENTICATION settings.
+    static func authentication(policy: SessionPolicy) -> PostgresStatement {
+        PostgresStatement(SessionStatements.authenticate, slideGranularitySeconds, policy.idleTimeoutSeconds)
+    }
+
+    /// The person whose live session that statement found (its `rows`), or nil; the transaction
+    /// is by then in that person's context, or the tenant's alone.
     ///
     /// The policies do most of the checking: the session must be the tenant's, not revoked and
-    /// not expired (`sessions_visible`); here the person must not be switched off.
-    static func authenticate(in tx: PostgresTransaction, tenantID: UUID, policy: SessionPolicy) async throws -> Viewer? {
-        let rows = try await tx.query(SessionStatements.authenticate, slideGranularitySeconds)
-        guard let row = rows.first, let role = PersonRole(rawValue: try row.decode(String.self, at: 2)) else {
-            try await AccountContext.anonymous(tenantID: tenantID).enter(on: tx)
-            return nil
-        }
-        let viewer = Viewer(personID: try row.decode(UUID.self, at: 1), role: role, sessionID: try row.decode(UUID.self, at: 0))
-        try await AccountContext.person(tenantID: tenantID, personID: viewer.personID, role: role).enter(on: tx)
-        if try row.decode(Bool.self, at: 3) {
-            try await tx.execute(SessionStatements.slide, viewer.sessionID, policy.idleTimeoutSeconds)
-        }
-        return viewer
+    /// not expired (`sessions_visible`); the function also requires that the person is not
+    /// switched off, and slides the session's expiry (Migrations/0050_accounts_authenticate_session.sql).
+    static func viewer(in rows: PostgresRows) throws -> Viewer? {
+        guard let row = rows.first, let role = PersonRole(rawValue: try row.decode(String.self, at: 2)) else { return nil }
+        return Viewer(personID: try row.decode(UUID.self, at: 1), role: role, sessionID: try row.decode(UUID.self, at: 0))
     }
 
     /// Starts a session for the person of the transaction's context and returns its token (the
@@ -52,14 +49,22 @@ enum Sessions {
 
 extension DomainServices {
     /// Runs `body` in one transaction as the person whose live session of the tenant `tenantID`
-    /// has `token` (``Sessions/authenticate(in:tenantID:policy:)``), or as nobody (`nil`, in the
+    /// has `token` (``Sessions/viewer(in:)``), or as nobody (`nil`, in the
     /// tenant's context) when it is no such session: what a request with a bearer token runs in.
+    ///
+    /// `readOnly`: the request means to write nothing (a GraphQL query), so its transaction, if
+    /// nothing wrote in it, commits without waiting for the answer (``PostgresPool``).
     public func authenticated<T: Sendable>(
-        _ token: SessionToken, tenantID: UUID, _ body: (Viewer?, PostgresTransaction) async throws -> T
+        _ token: SessionToken, tenantID: UUID, readOnly: Bool = false, _ body: (Viewer?, PostgresTransaction) async throws -> T
     ) async throws -> T {
         let authentication = AccountContext.authentication(tenantID: tenantID, tokenHash: token.storageHash)
-        return try await pool.transaction(settings: requestSettings(authentication)) { tx in
-            try await body(try await Sessions.authenticate(in: tx, tenantID: tenantID, policy: sessions), tx)
+        // BEGIN, the AUTHENTICATION context and the lookup that leaves the transaction in the
+        // person's context: one round trip.
+        return try await pool.transaction(
+            settings: requestSettings(authentication), beginningWith: [Sessions.authentication(policy: sessions)],
+            waitForCommit: !readOnly
+        ) { rows, tx in
+            try await body(try Sessions.viewer(in: rows[0]), tx)
         }
     }
 }

@@ -16,8 +16,9 @@ import StorykeepProfile
 /// - With a token, the request runs in one transaction: AUTHENTICATION finds the session by the
 ///   token's SHA-256 (tenant-bound, live, person not disabled) and slides its expiry; then the
 ///   transaction switches to the person (``AccountContext/person(tenantID:personID:role:)``) and
-///   every resolver uses it. A token that is no session may be a case-management client's (where
-///   a module of the tenant has clients, ``ComposedSchema/clientAuthentication``): the request then
+///   every resolver uses it; a query's transaction that wrote nothing commits without waiting
+///   for the answer (one round trip less). A token that is no session may be a case-management
+///   client's (where a module of the tenant has clients, ``ComposedSchema/clientAuthentication``): the request then
 ///   runs in the client's context and reaches only the fields for clients. A response with
 ///   errors is rolled back: a failed mutation changes nothing.
 /// - A mutation selecting a field registered with `ownTransactions` (those that run Argon2) runs
@@ -104,7 +105,7 @@ public struct TenantGraphQL: Sendable {
                 return .response(await run(viewer: viewer, client: client, invalidToken: viewer == nil && client == nil, transaction: nil))
             }
             return .response(
-                try await services.authenticated(token, tenantID: tenant.id) { viewer, tx in
+                try await services.authenticated(token, tenantID: tenant.id, readOnly: operation.type == .query) { viewer, tx in
                     let client = try await authenticatedClient(viewer, token, composed, tenant, tx)
                     let response = await run(viewer: viewer, client: client, invalidToken: viewer == nil && client == nil, transaction: tx)
                     // A failed mutation changes nothing; a query with errors has nothing to keep

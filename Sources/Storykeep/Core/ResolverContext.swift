@@ -47,6 +47,8 @@ public final class ResolverContext: Sendable {
     /// How the language of the request's texts is chosen (``language(on:)``).
     public let languagePreference: RequestLanguage
     private let requestTransaction: PostgresTransaction?
+    /// The request's transaction, for its rounds to gather their statements in (ResolverContext+Rounds.swift).
+    var requestTransactionForRounds: PostgresTransaction? { requestTransaction }
 
     public init(
         tenant: Tenant, viewer: Viewer?, presentedInvalidToken: Bool, services: DomainServices,

@@ -26,14 +26,19 @@ package enum EntryRows {
     /// Fills in the media of `entries`: one statement, whatever their number.
     package static func attach(to entries: inout [Entry], on database: some PostgresQueryable) async throws {
         guard !entries.isEmpty else { return }
-        let ids = entries.map(\.id)
+        let media = try await media(ofEntries: entries.map(\.id), on: database)
+        for index in entries.indices {
+            entries[index].media = media[entries[index].id] ?? []
+        }
+    }
+
+    /// The media of the entries `ids`, by entry, in each entry's order: one statement.
+    package static func media(ofEntries ids: [UUID], on database: some PostgresQueryable) async throws -> [UUID: [MediaInfo]] {
         var media: [UUID: [MediaInfo]] = [:]
         for row in try await database.query(JournalStatements.mediaOfEntries, ids) {
             media[try row.decode(UUID.self, at: 0), default: []].append(try MediaRows.decode(row, from: 1))
         }
-        for index in entries.indices {
-            entries[index].media = media[entries[index].id] ?? []
-        }
+        return media
     }
 }
 

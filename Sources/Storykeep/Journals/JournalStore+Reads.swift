@@ -8,27 +8,30 @@ extension JournalStore {
 
     /// A page of the person's live entries, newest first: by day, then by when they were written
     /// (then by id, so the order is total and a position never skips or repeats an entry).
-    /// Three statements whatever `first` is: the entries, their tags, their media. A text filter
-    /// is held to ``maxSearchLength`` and ``maxSearchWords`` (field `filter.text`).
+    /// Two statements whatever `first` is: the entries and their media; one without their media
+    /// (`withMedia` false: the GraphQL page loads them with the tags, in one round trip). A text
+    /// filter is held to ``maxSearchLength`` and ``maxSearchWords`` (field `filter.text`).
     ///
     /// One statement text whatever the filter (``JournalStatements/entriesPage``), prepared once
     /// per connection, its position and days conditions of the `entries_timeline` index.
     public func entries(
-        first: Int, after: EntryPosition? = nil, filter: EntryFilter = EntryFilter()
+        first: Int, after: EntryPosition? = nil, filter: EntryFilter = EntryFilter(), withMedia: Bool = true
     ) async throws -> Page<Entry, EntryPosition> {
         if let text = filter.text { try Self.checkSearch(text, field: "filter.text") }
-        return try await page(first: first, after: after, filter: filter)
+        return try await page(first: first, after: after, filter: filter, withMedia: withMedia)
     }
 
     /// Entries whose text or tag names match `query` (web-search syntax, language-neutral), in
     /// the journal's order: `entries` with a text filter. `query` is held to
     /// ``maxSearchLength`` and ``maxSearchWords``.
-    public func search(_ query: String, first: Int, after: EntryPosition? = nil) async throws -> Page<Entry, EntryPosition> {
+    public func search(
+        _ query: String, first: Int, after: EntryPosition? = nil, withMedia: Bool = true
+    ) async throws -> Page<Entry, EntryPosition> {
         guard !query.allSatisfy(\.isWhitespace) else {
             throw JournalError.badInput(field: "query", message: "say what to search for")
         }
         try Self.checkSearch(query, field: "query")
-        return try await page(first: first, after: after, filter: EntryFilter(text: query))
+        return try await page(first: first, after: after, filter: EntryFilter(text: query), withMedia: withMedia)
     }
 
     /// The longest search, in characters (Unicode scalars): a few sentences.
@@ -57,7 +60,7 @@ extension JournalStore {
         }
     }
 
-    private func page(first: Int, after: EntryPosition?, filter: EntryFilter) async throws -> Page<Entry, EntryPosition> {
+    private func page(first: Int, after: EntryPosition?, filter: EntryFilter, withMedia: Bool) async throws -> Page<Entry, EntryPosition> {
         guard (0...Self.maxPageSize).contains(first) else {
             throw JournalError.badInput(field: "first", message: "must be 0 to \(Self.maxPageSize)")
         }
@@ -71,7 +74,7 @@ extension JournalStore {
             filter.from ?? .earliest, filter.to ?? .latest, kinds, tagIDs, text, first + 1)
         var decoded = try rows.prefix(first).map(EntryRows.decode)
         var entries = decoded.map(\.entry)
-        try await EntryRows.attach(to: &entries, on: database)
+        if withMedia { try await EntryRows.attach(to: &entries, on: database) }
         for index in decoded.indices { decoded[index].entry = entries[index] }
         return Page(items: decoded.map { ($0.entry, $0.position) }, hasNextPage: rows.count > first)
     }

@@ -22,12 +22,26 @@ public struct JournalsModule: StorykeepModule {
         registerReads(&module)
         registerWrites(&module)
         registerCheckIn(&module)
+        // An entry read without its media (a page's, so that they come with the page's tags,
+        // in one round trip) has them loaded in the round's batch; one read with none, too.
+        module.field(
+            "Entry.media",
+            .sync { source, _, _, info in
+                guard let entry = source as? Entry else { return [MediaInfo]() }
+                return entry.media.isEmpty ? Self.mediaOfEntries.load(entry.id, info) : entry.media
+            })
         module.field(
             "Media.url",
             .sync { source, _, context, _ in
                 guard let media = source as? MediaInfo, let context = context as? ResolverContext else { return nil }
                 return context.links.url(media.path)
             })
+    }
+
+    /// The media of a round's entries, in one statement.
+    static let mediaOfEntries = DataLoader<UUID, [MediaInfo]>.inTransaction("Entry.media") { entryIDs, _, tx in
+        let media = try await EntryRows.media(ofEntries: entryIDs, on: tx)
+        return entryIDs.map { media[$0] ?? [] }
     }
 
     private func registerReads(_ module: inout ModuleRegistry) {
@@ -39,14 +53,15 @@ public struct JournalsModule: StorykeepModule {
             let filter = try JournalValues.entryFilter(arguments["filter"]?.objectValue)
             let after = try context.cursors.position(after: arguments["after"]?.stringValue, of: EntryPosition.self)
             return try await context.transaction { tx in
-                try await JournalStore(tx).entries(first: arguments["first"]?.intValue ?? 20, after: after, filter: filter)
+                try await JournalStore(tx).entries(
+                    first: arguments["first"]?.intValue ?? 20, after: after, filter: filter, withMedia: false)
             }.connection(cursors: context.cursors, node: { $0 })
         }
         module.query("search", access: .authenticated) { arguments, context in
             let after = try context.cursors.position(after: arguments["after"]?.stringValue, of: EntryPosition.self)
             return try await context.transaction { tx in
                 try await JournalStore(tx).search(
-                    arguments["query"]?.stringValue ?? "", first: arguments["first"]?.intValue ?? 20, after: after)
+                    arguments["query"]?.stringValue ?? "", first: arguments["first"]?.intValue ?? 20, after: after, withMedia: false)
             }.connection(cursors: context.cursors, node: { $0 })
         }
         module.query("calendar", access: .authenticated) { arguments, context in
