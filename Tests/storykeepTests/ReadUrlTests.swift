@@ -7,7 +7,15 @@ import Testing
 /// Told apart by pausing the standby's replay: a commit still returns (the synchronous standby
 /// has the WAL on disk) but the standby does not show it yet.
 @Suite struct ReadUrlTests {
-    static let figures = "{ agencyFigures(from: \"2026-11-01\", to: \"2026-11-30\") { entriesByKind { kind entries { value } } } }"
+    /// The figures count entries by when they were written, so the range holds today (UTC, with a
+    /// day either side for the tenant's time zone).
+    static let figures: String = {
+        let day = 86_400.0, now = Date().timeIntervalSince1970
+        let format = Date.ISO8601FormatStyle(timeZone: .gmt).year().month().day()
+        let from = Date(timeIntervalSince1970: now - 7 * day).formatted(format)
+        let to = Date(timeIntervalSince1970: now + day).formatted(format)
+        return "{ agencyFigures(from: \"\(from)\", to: \"\(to)\") { entriesByKind { kind entries { value } } } }"
+    }()
     static let create = "mutation($t: String!) { createEntry(input: { date: \"2026-11-20\", kind: TEXT, text: $t }) { id } }"
 
     @Test func figuresAreReadOnTheStandbyWithReadUrlAndOnThePrimaryWithout() async throws {
