@@ -47,9 +47,41 @@ public struct TenantGraphQLExecutor: GraphQLHTTPExecutor {
     }
 
     /// The name of the document's first operation (`query FeedQuery { ... }`), for the metrics of
-    /// a request that sends no `operationName`; read off the text, before parsing.
+    /// a request that sends no `operationName`; read off the text before parsing: its first two
+    /// names, past GraphQL's ignored tokens (white space, commas, comments, a byte order mark).
+    /// A byte loop, not a Regex: it runs for every such request, and a Regex literal here was
+    /// re-parsed each time, a sixth of a cached query's CPU.
     static func firstOperationName(in query: String) -> String? {
-        (try? /^\s*(?:query|mutation|subscription)\s+([A-Za-z_][A-Za-z0-9_]*)/.prefixMatch(in: query)).flatMap { $0 }.map { String($0.1) }
+        var rest = query.utf8[...]
+        guard let keyword = nextName(in: &rest), ["query", "mutation", "subscription"].contains(keyword),
+            let name = nextName(in: &rest)
+        else { return nil }
+        return String(name)
+    }
+
+    /// The name that starts `text` after its ignored tokens, `text` left behind it; nil when
+    /// something else comes first.
+    private static func nextName(in text: inout Substring.UTF8View) -> Substring? {
+        while let byte = text.first {
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: ","):
+                text.removeFirst()
+            case UInt8(ascii: "#"):
+                text = text.drop { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
+            case 0xEF where text.starts(with: [0xEF, 0xBB, 0xBF]):
+                text.removeFirst(3)
+            default:
+                func isNameStart(_ byte: UInt8) -> Bool {
+                    byte == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                        || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                }
+                guard isNameStart(byte) else { return nil }
+                let name = text.prefix { isNameStart($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+                text = text[name.endIndex...]
+                return Substring(name)
+            }
+        }
+        return nil
     }
 
     /// Every error the endpoint answers carries the request's trace id (``TraceContextMiddleware``)

@@ -96,4 +96,19 @@ import Testing
         #expect(metrics.operationLabel(nil, tenant: tenant) == "anonymous")
         #expect(metrics.operationLabel(String(repeating: "a", count: 65), tenant: tenant) == "other")
     }
+
+    @Test func anUnnamedRequestIsLabelledByItsFirstOperationsName() {
+        let name = TenantGraphQLExecutor.firstOperationName
+        #expect(name("query FeedQuery { me { id } }") == "FeedQuery")
+        #expect(name("\u{FEFF} # the feed\n ,\tmutation\r\nSave_2($a: Int) { x }") == "Save_2")
+        #expect(name("subscription Live{ x }") == "Live")
+        #expect(name("{ me { id } }") == nil)
+        #expect(name("query { me { id } }") == nil)
+        #expect(name("query($a: Int) { me { id } }") == nil)
+        #expect(name("queryFeed { me { id } }") == nil)
+        #expect(name("fragment F on Person { id } query Later { me { id } }") == nil)
+        #expect(name("# query Commented\n{ me { id } }") == nil)
+        #expect(name("query Ünïcode { me { id } }") == nil)
+        #expect(name("") == nil)
+    }
 }
