@@ -91,6 +91,20 @@ extension ExecutionContext {
 
     /// The default resolver over a value that is not a JSON object.
     func readField(_ source: any Sendable, _ field: FieldPlan) throws -> (any Sendable)? {
+        switch shape(of: source) {
+        case .json:
+            guard case .object(let object) = source as! GraphQLValue else { return nil }
+            return try field.read(object)
+        case .object: return try field.read(source as! GraphQLObject)
+        case .readable: return (source as! any GraphQLFieldReadable).value(forField: field.fieldName)
+        case .dictionary: return (source as! [String: any Sendable])[field.fieldName].flatMap(unwrapOptional)
+        case .deferred, .other: return nil
+        case .byValue: return try readFieldByValue(source, field)
+        }
+    }
+
+    /// ``readField(_:_:)`` for a value whose type does not decide (``ValueShape/byValue``).
+    private func readFieldByValue(_ source: any Sendable, _ field: FieldPlan) throws -> (any Sendable)? {
         switch source {
         case let value as GraphQLValue:
             guard case .object(let object) = value else { return nil }
@@ -106,8 +120,16 @@ extension ExecutionContext {
 
     func complete(_ completion: Completion, _ value: (any Sendable)?, _ field: FieldPlan) throws {
         guard let value else { return try completeJSON(completion, nil, field) }
-        if let json = value as? GraphQLValue { return try completeJSON(completion, json, field) }
-        if let deferred = value as? Deferred { return try wait(for: deferred, completion, field) }
+        let shape = shape(of: value)
+        switch shape {
+        case .json: return try completeJSON(completion, value as! GraphQLValue, field)
+        case .deferred: return try wait(for: value as! Deferred, completion, field)
+        case .byValue:
+            if let json = value as? GraphQLValue { return try completeJSON(completion, json, field) }
+            if let deferred = value as? Deferred { return try wait(for: deferred, completion, field) }
+        case .object, .dictionary, .readable, .other:
+            break
+        }
         switch completion.kind {
         case .string, .id, .int, .float, .boolean, .scalar:
             let scalar = completion.scalar!
@@ -121,7 +143,8 @@ extension ExecutionContext {
             try completeList(item, items.count, field) { try complete(item, items[$0], field) }
         case .object:
             let plan = completion.plan!
-            if let object = value as? GraphQLObject { return try completeObject(plan, .json(object), value, field) }
+            if shape == .object { return try completeObject(plan, .json(value as! GraphQLObject), value, field) }
+            if shape == .byValue, let object = value as? GraphQLObject { return try completeObject(plan, .json(object), value, field) }
             try completeObject(plan, .value(value), value, field)
         case .abstract:
             let abstract = completion.abstract!
@@ -135,7 +158,11 @@ extension ExecutionContext {
     private func listItems(_ value: any Sendable) -> [(any Sendable)?]? {
         switch value {
         case is String, is [String: any Sendable]: return nil
-        case let sequence as any Sequence: return sequence.map { unwrapOptional(sendable($0)) }
+        case let sequence as any Sequence:
+            return sequence.map {
+                let item = sendable($0)
+                return shape(of: item) == .byValue ? unwrapOptional(item) : item
+            }
         default: return nil
         }
     }

@@ -40,6 +40,8 @@ final class ExecutionContext: @unchecked Sendable {
     @exclusivity(unchecked) var nulledMarks: Set<ResponseTape.Mark> = []
     /// Fields whose value waits for the next round.
     @exclusivity(unchecked) var pending: [Pending] = []
+    /// The shapes of the values' types met so far (``ValueShape``).
+    @exclusivity(unchecked) var valueShapes: [ObjectIdentifier: ValueShape] = [:]
 
     private struct LoadQueues {
         var byLoader: [ObjectIdentifier: any LoadQueue] = [:]
