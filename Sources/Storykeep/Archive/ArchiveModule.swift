@@ -40,8 +40,8 @@ public struct ArchiveModule: StorykeepModule {
                 cursors: context.cursors, node: { $0.entry },
                 edge: { archived in
                     [
-                        "deletedAt": archived.entry.archivedAt.map { DateTimeScalar.string($0) },
-                        "purgeAt": DateTimeScalar.string(archived.purgeAt),
+                        "deletedAt": archived.entry.archivedAt.map { .string(DateTimeScalar.string($0)) } ?? .null,
+                        "purgeAt": .string(DateTimeScalar.string(archived.purgeAt)),
                     ]
                 })
         }

@@ -16,22 +16,50 @@ public struct Page<Item: Sendable, Position: CursorPosition>: Sendable {
 
     /// The page as a Relay connection (`edges { cursor node }`, `pageInfo`): each item's node made
     /// by `node` (any value its GraphQL type reads fields from), its position a cursor by
-    /// `cursors`; `edge` adds fields to an edge beside `cursor` and `node`.
+    /// `cursors`; `edge` adds fields to an edge beside `cursor` and `node`. A cursor is signed
+    /// only when a client reads it (``ConnectionEdge``).
     public func connection(
-        cursors: Cursors, node: (Item) -> any Sendable, edge: (Item) -> [String: any Sendable] = { _ in [:] }
+        cursors: Cursors, node: (Item) -> any Sendable, edge: (Item) -> [String: GraphQLValue] = { _ in [:] }
     ) -> [String: any Sendable] {
-        let edges = items.map { item, position in (item, cursors.cursor(position)) }
-        return [
-            "edges": edges.map { item, cursor -> any Sendable in
-                var object: [String: any Sendable] = ["cursor": cursor, "node": node(item)]
-                object.merge(edge(item)) { $1 }
-                return object
+        [
+            "edges": items.map { item, position in
+                ConnectionEdge(position: position, cursors: cursors, node: node(item), fields: edge(item))
             },
-            "pageInfo": GraphQLValue.object([
-                "hasNextPage": .bool(hasNextPage),
-                "endCursor": edges.last.map { .string($0.1) } ?? .null,
-            ]),
+            "pageInfo": ConnectionPageInfo(hasNextPage: hasNextPage, endPosition: endPosition, cursors: cursors),
         ]
+    }
+}
+
+/// One edge of a ``Page/connection(cursors:node:edge:)``. Its cursor is an HMAC, made when the
+/// `cursor` field is read: a journal page that asks for its nodes alone signs none.
+struct ConnectionEdge<Position: CursorPosition>: GraphQLFieldReadable {
+    let position: Position
+    let cursors: Cursors
+    let node: any Sendable
+    /// The fields the list adds to its edges.
+    let fields: [String: GraphQLValue]
+
+    func value(forField name: String) -> (any Sendable)? {
+        switch name {
+        case "cursor": cursors.cursor(position)
+        case "node": node
+        default: fields[name]
+        }
+    }
+}
+
+/// A connection's `pageInfo`, whose `endCursor` is likewise signed when read.
+struct ConnectionPageInfo<Position: CursorPosition>: GraphQLFieldReadable {
+    let hasNextPage: Bool
+    let endPosition: Position?
+    let cursors: Cursors
+
+    func value(forField name: String) -> (any Sendable)? {
+        switch name {
+        case "hasNextPage": GraphQLValue.bool(hasNextPage)
+        case "endCursor": endPosition.map { GraphQLValue.string(cursors.cursor($0)) } ?? GraphQLValue.null
+        default: nil
+        }
     }
 }
 
