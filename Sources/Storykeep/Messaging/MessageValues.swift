@@ -86,8 +86,8 @@ public struct MessageInput: Sendable, Hashable {
     /// at most ``maxMedia`` files; text or a file.
     public init(_ arguments: GraphQLObject) throws {
         switch (arguments["conversationId"]?.stringValue, arguments["personId"]?.stringValue) {
-        case (let conversation?, nil): target = .conversation(try arguments.id("conversationId"))
-        case (nil, let person?): target = .person(try arguments.id("personId"))
+        case (_?, nil): target = .conversation(try arguments.id("conversationId"))
+        case (nil, _?): target = .person(try arguments.id("personId"))
         default: throw GraphQLError.badUserInput(field: "conversationId", "conversationId: give a conversation or a person (personId), not both.")
         }
         text = arguments["text"]?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
