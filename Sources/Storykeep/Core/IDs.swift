@@ -2,8 +2,28 @@ public import Foundation
 public import GraphQL
 
 extension UUID {
-    /// The canonical lowercase form: how ids appear in the API.
-    public var lowercased: String { uuidString.lowercased() }
+    /// The canonical lowercase form: how ids appear in the API. Written byte by byte: Foundation's
+    /// `uuidString` formats through `sprintf` and is then lowercased, two strings for every id of
+    /// every response.
+    public var lowercased: String {
+        withUnsafeBytes(of: uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { text in
+                var end = 0
+                for (index, byte) in bytes.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        text[end] = UInt8(ascii: "-")
+                        end += 1
+                    }
+                    text[end] = Self.hexDigits[Int(byte >> 4)]
+                    text[end + 1] = Self.hexDigits[Int(byte & 0x0F)]
+                    end += 2
+                }
+                return end
+            }
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
 
 extension GraphQLObject {
