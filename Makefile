@@ -10,8 +10,8 @@ test: ## the same with a throw-away PostgreSQL, then swift test
 test-cms-simulator: ## the CMS simulator test with the issue's 30 s of churn (make test runs 10 s)
 	@STORYKEEP_CMS_SIMULATOR_SECONDS=30 scripts/test.sh --filter ExportSimulatorTests
 
-faults: ## the failover test (killed backends, a restart, kill -9 and promotion of the standby) with 20 s of load per fault (make test runs 1 s)
-	@STORYKEEP_FAULT_SECONDS=20 scripts/test.sh --filter FailoverTests
+faults: ## the fault tests with 20 s of load per fault (make test runs 1 s): the database's failover, a server killed behind haproxy, the files' disk full
+	@STORYKEEP_FAULT_SECONDS=20 scripts/test.sh --filter 'FailoverTests|LoadBalancerFailoverTests|MediaDiskFullTests'
 
 bench: ## release build, measure, print figures
 	@scripts/bench.sh

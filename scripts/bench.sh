@@ -100,8 +100,19 @@ bench_passkey_login() {
     uptime
 }
 
+# Two servers behind haproxy (scripts/lb.sh, issue 18), on the same database: what the load
+# balancer adds to a request, beside the same request straight to a server above.
+bench_load_balancer() {
+    local exports
+    exports=$(scripts/lb.sh start "$bin") || return 1
+    eval "$exports"
+    bench_http_latency "GET /health/ready through haproxy (two servers)" "$STORYKEEP_LB_URL/health/ready"
+    scripts/lb.sh stop "$STORYKEEP_LB_ROOT"
+}
+
 bench_http_latency "GET /health/live" "$base/health/live"
 bench_http_latency "GET /health/ready (database answers, migrations current)" "$base/health/ready"
+bench_load_balancer
 bench_login_storm
 bench_uploads
 bench_safety_alert

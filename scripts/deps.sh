@@ -7,6 +7,8 @@
 #                              headless browser of the CORS test (about 30 s to install), and
 #                              prometheus-client, whose parser reads the metrics in their test,
 #                              Debian's pgbouncer, which a test puts between server and database,
+#                              Debian's haproxy, the load balancer in front of two servers of
+#                              scripts/lb.sh (a fault test, make bench),
 #                              and fido2, whose WebAuthn types make the passkey tests' software
 #                              authenticator; schemathesis, the hostile client of the GraphQL
 #                              API's test (scripts/schemathesis.sh); and
@@ -28,6 +30,7 @@ done
 command -v runuser >/dev/null || missing+=(util-linux)
 $want_python && ! command -v chromium >/dev/null && missing+=(chromium)
 $want_python && ! [[ -x /usr/sbin/pgbouncer ]] && missing+=(pgbouncer)
+$want_python && ! [[ -x /usr/sbin/haproxy ]] && missing+=(haproxy)
 
 if ((${#missing[@]})); then
     echo "deps: installing ${missing[*]}"

@@ -107,5 +107,7 @@ extension PostgresError {
         public static let inFailedTransaction = "25P02"
         /// The statement was cancelled: it ran past `statement_timeout`, or someone cancelled it.
         public static let queryCanceled = "57014"
+        /// A file of the database could not grow: its disk (its tablespace's) is full.
+        public static let diskFull = "53100"
     }
 }

@@ -1,9 +1,7 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
 import StorykeepTestSupport
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// A GraphQL answer, as much as these tests read of it.
 struct ServedAnswer: CustomStringConvertible {
@@ -13,6 +11,10 @@ struct ServedAnswer: CustomStringConvertible {
         (json["errors"] as? [[String: Any]]).map { errors in
             errors.map { "\($0["message"] ?? "") \((($0["extensions"] as? [String: Any])?["code"]) ?? "")" }.joined(separator: "; ")
         }
+    }
+    /// The first error's `extensions.code`.
+    var errorCode: String? {
+        ((json["errors"] as? [[String: Any]])?.first?["extensions"] as? [String: Any])?["code"] as? String
     }
     /// The texts of `entries`' nodes.
     var texts: [String] {
@@ -27,24 +29,76 @@ struct ServedAnswer: CustomStringConvertible {
     }
 }
 
-extension ServeProcess {
-    /// POSTs `query` to the tenant's GraphQL endpoint of this server, through `session`.
+/// Where Storykeep answers over HTTP: one `storykeep serve`, or a load balancer in front of
+/// several (``LoadBalancer``).
+protocol Served: Sendable {
+    /// `http://127.0.0.1:<port>`.
+    var baseURL: String { get }
+}
+
+extension ServeProcess: Served {
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+}
+
+extension Served {
+    /// POSTs `query` to the tenant's GraphQL endpoint, through `client` (AsyncHTTPClient: it
+    /// sends a request once, where FoundationNetworking's libcurl sends one again, without its
+    /// body, when its connection closes under it), waiting `timeout` for the answer.
     func graphQL(
-        slug: String, token: String?, _ query: String, _ variables: [String: Any] = [:], session: URLSession = .shared
+        slug: String, token: String?, _ query: String, _ variables: [String: Any] = [:], client: HTTPClient = .shared,
+        timeout: TimeAmount = .seconds(30)
     ) async throws -> ServedAnswer {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/t/\(slug)/graphql")!)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        request.httpBody = try JSONSerialization.data(withJSONObject: ["query": query, "variables": variables])
-        let (body, _) = try await session.data(for: request)
-        return ServedAnswer(json: try JSONSerialization.jsonObject(with: body) as? [String: Any] ?? [:])
+        let body = Array(try JSONSerialization.data(withJSONObject: ["query": query, "variables": variables]))
+        return try await post(slug: slug, token: token, contentType: "application/json", body: body, client: client, timeout: timeout)
+    }
+
+    /// POSTs `query` with `files` as a GraphQL multipart request (the files' bytes, each for the
+    /// variable at its path: `variables.file`, `variables.files.0`), through `client`.
+    func graphQL(
+        slug: String, token: String?, _ query: String, _ variables: [String: Any], files: [(path: String, bytes: [UInt8])],
+        client: HTTPClient = .shared, timeout: TimeAmount = .seconds(60)
+    ) async throws -> ServedAnswer {
+        let boundary = "storykeep-test-\(UUID().uuidString)"
+        var body: [UInt8] = []
+        func part(_ headers: String, _ content: [UInt8]) {
+            body += Array("--\(boundary)\r\n\(headers)\r\n\r\n".utf8) + content + Array("\r\n".utf8)
+        }
+        part(#"Content-Disposition: form-data; name="operations""#, Array(try JSONSerialization.data(withJSONObject: ["query": query, "variables": variables])))
+        let map = Dictionary(uniqueKeysWithValues: files.enumerated().map { ("\($0.offset)", [$0.element.path]) })
+        part(#"Content-Disposition: form-data; name="map""#, Array(try JSONSerialization.data(withJSONObject: map)))
+        for (index, file) in files.enumerated() {
+            part("Content-Disposition: form-data; name=\"\(index)\"; filename=\"file\(index)\"\r\nContent-Type: application/octet-stream", file.bytes)
+        }
+        body += Array("--\(boundary)--\r\n".utf8)
+        return try await post(
+            slug: slug, token: token, contentType: "multipart/form-data; boundary=\(boundary)", body: body, client: client, timeout: timeout)
+    }
+
+    /// The GraphQL answer to a POST of `body`, or ``NotGraphQL`` with its status when what came
+    /// back is not JSON (a load balancer's 502).
+    private func post(
+        slug: String, token: String?, contentType: String, body: [UInt8], client: HTTPClient, timeout: TimeAmount
+    ) async throws -> ServedAnswer {
+        var request = HTTPClientRequest(url: "\(baseURL)/t/\(slug)/graphql")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: contentType)
+        request.headers.add(name: "GraphQL-Require-Preflight", value: "1")
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let response = try await client.execute(request, timeout: timeout)
+        let answer = try await response.body.collect(upTo: 16 << 20)
+        guard let json = (try? JSONSerialization.jsonObject(with: Data(answer.readableBytesView))) as? [String: Any] else {
+            throw NotGraphQL(status: Int(response.status.code))
+        }
+        return ServedAnswer(json: json)
     }
 
     /// The status of `GET /health/ready`, or nil when the server does not answer.
     func readiness() async -> Int? {
-        let url = URL(string: "http://127.0.0.1:\(port)/health/ready")!
-        return try? await (URLSession.shared.data(from: url).1 as? HTTPURLResponse)?.statusCode
+        guard let response = try? await HTTPClient.shared.execute(HTTPClientRequest(url: "\(baseURL)/health/ready"), timeout: .seconds(10))
+        else { return nil }
+        _ = try? await response.body.collect(upTo: 1 << 20)
+        return Int(response.status.code)
     }
 
     /// Logs in on the tenant and returns the session's token.
@@ -55,6 +109,12 @@ extension ServeProcess {
         guard let token = answer.data("login", "token") as? String else { throw LoginFailed(answer: answer.description) }
         return token
     }
+}
+
+/// An answer that is not GraphQL's JSON: an HTTP error of something in between.
+struct NotGraphQL: Error, CustomStringConvertible {
+    var status: Int
+    var description: String { "HTTP \(status), not a GraphQL answer" }
 }
 
 /// A login a test needs did not succeed.

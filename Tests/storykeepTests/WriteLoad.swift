@@ -1,13 +1,11 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
 import StorykeepTestSupport
 import Synchronization
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// `clients` clients of a young person, each creating entries with the same tags through a real
-/// `storykeep serve` one after another until ``stop()``, each recording what the server answered:
+/// `storykeep serve` (or a load balancer in front of two) one after another until ``stop()``, each recording what the server answered:
 /// the entries it acknowledged (an id in the answer, no error) and the errors, with when.
 final class WriteLoad: Sendable {
     /// One answer: the acknowledged entry's id, or what went wrong.
@@ -31,12 +29,10 @@ final class WriteLoad: Sendable {
     private let record = Record()
     private let clients: Task<Void, Never>
 
-    init(server: ServeProcess, slug: String, token: String, tagIDs: [String], clients count: Int) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = count
-        configuration.timeoutIntervalForRequest = 30
-        let session = URLSession(configuration: configuration)
+    /// `timeout`: how long a request may wait for its answer.
+    init(server: any Served, slug: String, token: String, tagIDs: [String], clients count: Int, timeout: TimeAmount = .seconds(30)) {
         clients = Task { [record] in
+            let http = Self.client(connections: count)
             await withTaskGroup(of: Void.self) { group in
                 for client in 0..<count {
                     group.addTask {
@@ -48,7 +44,8 @@ final class WriteLoad: Sendable {
                             ]
                             var answer = Answer(sent: .now, at: .now)
                             do {
-                                let reply = try await server.graphQL(slug: slug, token: token, Self.create, ["input": input], session: session)
+                                let reply = try await server.graphQL(
+                                    slug: slug, token: token, Self.create, ["input": input], client: http, timeout: timeout)
                                 let tags = reply.data("createEntry", "tags") as? [Any]
                                 if let errors = reply.errors {
                                     answer.error = errors
@@ -58,7 +55,7 @@ final class WriteLoad: Sendable {
                                     answer.error = "unexpected answer: \(reply)"
                                 }
                             } catch {
-                                answer.error = "no answer: \(error)"
+                                answer.error = "no answer: \(Self.describe(error))"
                             }
                             answer.at = .now
                             record.answers.withLock { $0.append(answer) }
@@ -66,7 +63,27 @@ final class WriteLoad: Sendable {
                     }
                 }
             }
+            try? await http.shutdown()
         }
+    }
+
+    /// What went wrong when a request got no GraphQL answer, in a few words: `HTTP 502, ...`,
+    /// `timed out`, `connection closed` (with no answer), `connection refused`.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? NotGraphQL { return error.description }
+        guard let error = error as? HTTPClientError else { return "\(error)" }
+        switch error {
+        case .deadlineExceeded, .readTimeout: return "timed out"
+        case .remoteConnectionClosed: return "connection closed"
+        default: return "\(error)"
+        }
+    }
+
+    /// An HTTP client of `connections` kept-alive connections to a host; the caller shuts it down.
+    static func client(connections: Int) -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 
     /// Stops sending and waits for the answers of what was sent.
@@ -88,6 +105,11 @@ final class WriteLoad: Sendable {
     func recovery(after fault: ContinuousClock.Instant, sentAfter: ContinuousClock.Instant) -> Duration? {
         record.answers.withLock { answers in answers.filter { $0.entryID != nil && $0.sent > sentAfter }.map(\.at).min() }
             .map { fault.duration(to: $0) }
+    }
+
+    /// The answers to requests sent before `instant` and answered after it: what was in flight then.
+    func answers(spanning instant: ContinuousClock.Instant) -> [Answer] {
+        record.answers.withLock { $0.filter { $0.sent < instant && $0.at > instant } }
     }
 
     /// Waits up to `limit` after `fault` for ``recovery(after:sentAfter:)``.

@@ -122,6 +122,10 @@ public struct TenantGraphQL: Sendable {
         } catch let error as PostgresError where error.isUnavailable {
             services.logger.warning("Database unavailable", metadata: ["tenant": "\(tenant.slug)", "error": "\(error)"])
             return .response(GraphQLResponse(data: .null, errors: [.unavailable()]))
+        } catch let error as PostgresError where error.sqlState == PostgresError.SQLState.diskFull {
+            // The session lookup (it slides the session's expiry) or the COMMIT found no room.
+            services.logger.error("The database's disk is full", metadata: ["tenant": "\(tenant.slug)", "error": "\(error)"])
+            return .response(GraphQLResponse(data: .null, errors: [.storageFull()]))
         } catch {
             services.logger.error("GraphQL request failed", metadata: ["tenant": "\(tenant.slug)", "error": "\(error)"])
             return .response(GraphQLResponse(data: .null, errors: [.internal()]))

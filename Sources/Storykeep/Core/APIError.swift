@@ -63,6 +63,16 @@ extension GraphQLError {
         coded(message, "UNAVAILABLE")
     }
 
+    /// The database has no room left for what the request wrote (PostgreSQL's `disk_full`,
+    /// SQLSTATE 53100: the disk of the uploaded files, or of any table, is full): nothing of it
+    /// was kept. Reading, and writes that need no new room, go on working; the same request may
+    /// work once the operators have made room.
+    public static func storageFull(
+        _ message: String = "There is no room to store this just now, so nothing of it was kept. Please try again later."
+    ) -> GraphQLError {
+        coded(message, "STORAGE_FULL")
+    }
+
     /// Something failed on the server's side (it is logged there); the request may be retried.
     public static func `internal`(_ message: String = "Something went wrong on our side. Please try again.") -> GraphQLError {
         coded(message, "INTERNAL_SERVER_ERROR")
@@ -88,9 +98,10 @@ public protocol APIErrorConvertible: Error {
 extension ResolverContext {
     /// What the client sees of `error`, thrown while resolving `coordinate` (`Query.entries`): a
     /// `GraphQLError` as it is, a module's error as it declares (``APIErrorConvertible``), TIMEOUT
-    /// for a statement PostgreSQL stopped at the request's `statement_timeout`, and anything else
-    /// UNAVAILABLE when the database cannot be reached (``PostgresError/isUnavailable``), and
-    /// anything else (a database failure) as INTERNAL_SERVER_ERROR, logged here with what it was.
+    /// for a statement PostgreSQL stopped at the request's `statement_timeout`, UNAVAILABLE when
+    /// the database cannot be reached (``PostgresError/isUnavailable``), STORAGE_FULL when its
+    /// disk is full (SQLSTATE 53100), and anything else (a database failure) as
+    /// INTERNAL_SERVER_ERROR, logged here with what it was.
     public func apiError(_ error: any Error, at coordinate: String) -> GraphQLError {
         switch error {
         case let error as GraphQLError: return error
@@ -101,6 +112,9 @@ extension ResolverContext {
         case let error as PostgresError where error.isUnavailable:
             services.logger.warning("Database unavailable", metadata: ["field": "\(coordinate)", "error": "\(error)"])
             return .unavailable()
+        case let error as PostgresError where error.sqlState == PostgresError.SQLState.diskFull:
+            services.logger.error("The database's disk is full", metadata: ["field": "\(coordinate)", "error": "\(error)"])
+            return .storageFull()
         default:
             services.logger.error("Resolver failed", metadata: ["field": "\(coordinate)", "error": "\(error)"])
             return .internal()
