@@ -32,7 +32,7 @@ BENCH_RP_CAPTURE_FILE=PATH also writes the captures (statements, values, round t
 JSON. BENCH_RP_HOLD=PATH (to look into a run): once the pgbench scripts are written, writes their
 folder, the app role's URL and pgbench's -D options to PATH and waits while PATH exists.
 """
-import argparse, asyncio, json, os, re, shlex, signal, socket, statistics, subprocess, sys, tempfile, threading, time
+import argparse, asyncio, json, os, re, resource, shlex, signal, socket, statistics, subprocess, sys, tempfile, threading, time
 import urllib.error, urllib.parse, urllib.request
 
 parser = argparse.ArgumentParser()
@@ -532,17 +532,25 @@ def write_requests(name, lines):
     return path
 
 
+def clients_cpu():
+    """Seconds of CPU of this process's children that ended: the load's clients (wrk, pgbench),
+    each waited for before the next run (the peer's processes end only after the rounds)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def measure(start, wait, server_root):
     """Runs a load (start() returns what wait() waits for) with the CPU time of `server_root`'s
-    processes (None: none) and of PostgreSQL's over it."""
+    processes (None: none), of PostgreSQL's and of the clients over it."""
     server_before = tree_cpu(server_root) if server_root else 0
-    postgres_before = tree_cpu(args.postmaster_pid)
+    postgres_before, client_before = tree_cpu(args.postmaster_pid), clients_cpu()
     started = time.monotonic()
     handle = start()
     result = wait(handle)
     elapsed = time.monotonic() - started
     result["server_cpu"] = (tree_cpu(server_root) - server_before) if server_root else None
     result["postgres_cpu"] = tree_cpu(args.postmaster_pid) - postgres_before
+    result["client_cpu"] = clients_cpu() - client_before
     result["elapsed"] = elapsed
     result["load"] = load_average()
     return result
@@ -592,6 +600,7 @@ def run_pgbench(scripts, variables, clients):
     duration = int(args.seconds) + PGBENCH_WARM_UP
     postgres_before = started = None
     processes = []
+    client_before = clients_cpu()
     began = time.time()
     for i, share in enumerate(shares):
         command = ([args.pgbench, "-n", "-M", "prepared", "-c", str(share), "-j", "1", "-T", str(duration), "-l",
@@ -625,6 +634,7 @@ def run_pgbench(scripts, variables, clients):
             "p99": percentile(latencies, 0.99), "errors": errors, "server_cpu": None,
             # From the window's start to the processes' end, which is the window and their goodbyes.
             "postgres_cpu": postgres_cpu * seconds / max(seconds, ended - started),
+            "client_cpu": (clients_cpu() - client_before) * seconds / (ended - began),
             "elapsed": ended - started, "load": load_average()}
 
 
@@ -711,13 +721,13 @@ def cell(value, fmt):
 
 def print_table(title, rows):
     print(f"\n{title}")
-    print(f"  {'':<34}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'server CPU':>12}{'PG CPU':>9}{'errors':>8}")
-    print(f"  {'':<34}{'':>9}{'':>9}{'':>9}{'ms/req':>12}{'ms/req':>9}")
+    print(f"  {'':<34}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'server CPU':>12}{'PG CPU':>9}{'client CPU':>12}{'errors':>8}")
+    print(f"  {'':<34}{'':>9}{'':>9}{'':>9}{'ms/req':>12}{'ms/req':>9}{'ms/req':>12}")
     for label, results in rows:
         errors = sum(r["errors"] for r in results)
         print(f"  {label:<34}{cell(median_of(results, 'rps'), '9.1f')}{cell(median_of(results, 'p50'), '9.2f')}"
               f"{cell(median_of(results, 'p99'), '9.2f')}{cell(cpu_ms(results, 'server_cpu'), '12.3f')}"
-              f"{cell(cpu_ms(results, 'postgres_cpu'), '9.3f')}{errors:>8}")
+              f"{cell(cpu_ms(results, 'postgres_cpu'), '9.3f')}{cell(cpu_ms(results, 'client_cpu'), '12.3f')}{errors:>8}")
 
 
 def ratio(a, b):

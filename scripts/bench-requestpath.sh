@@ -5,8 +5,8 @@
 # statements Storykeep sent for the same requests (captured with log_statement, round trips as
 # Storykeep grouped them), and the Python peer (scripts/bench-peer.py: strawberry-graphql,
 # asyncpg, uvicorn; the same SQL in the same row-level security context), the systems taking
-# turns in rounds; per workload the medians of req/s, p50, p99, the server's CPU per request and
-# PostgreSQL's, and the ratios to the targets. Figures, not verdicts.
+# turns in rounds; per workload the medians of req/s, p50, p99, the CPU per request of the server,
+# of PostgreSQL and of the client (wrk, pgbench), and the ratios to the targets. Figures, not verdicts.
 #
 #   1. a young person's first journal page (`entries(first: 20)` with tags and media), 8 and 32
 #      connections (target: at least 80 % of pgbench's tx/s, server CPU at most 0.3 ms a request,
