@@ -170,3 +170,11 @@ fi
 if [[ ${BENCH_LOAD:-1} != 0 ]]; then
     scripts/bench-load.sh
 fi
+
+# The request path (issue 19): a young person's journal page, createEntry with a tag and login,
+# Storykeep beside pgbench running the statements it sent (captured with log_statement), the
+# Python peer (scripts/bench-peer.py) and the bare Argon2id limit, in turns; a cluster and
+# servers of its own, seeded with 1,000,000 entries. BENCH_REQUESTPATH=0 skips it.
+if [[ ${BENCH_REQUESTPATH:-1} != 0 ]]; then
+    scripts/bench-requestpath.sh
+fi

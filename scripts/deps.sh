@@ -13,7 +13,11 @@
 #                              authenticator; schemathesis, the hostile client of the GraphQL
 #                              API's test (scripts/schemathesis.sh); and
 #                              graphene-django-graphiql-static (without its dependencies), whose
-#                              copies of React and GraphiQL the explorer's browser test serves
+#                              copies of React and GraphiQL the explorer's browser test serves;
+#                              and what scripts/bench-requestpath.sh measures with and against:
+#                              Debian's wrk, and the Python peer's strawberry-graphql (with its
+#                              ASGI extra, Starlette), asyncpg, uvicorn with uvloop and httptools,
+#                              and argon2-cffi
 # apt-get update runs once, and only when something is missing.
 set -euo pipefail
 
@@ -31,6 +35,7 @@ command -v runuser >/dev/null || missing+=(util-linux)
 $want_python && ! command -v chromium >/dev/null && missing+=(chromium)
 $want_python && ! [[ -x /usr/sbin/pgbouncer ]] && missing+=(pgbouncer)
 $want_python && ! [[ -x /usr/sbin/haproxy ]] && missing+=(haproxy)
+$want_python && ! command -v wrk >/dev/null && missing+=(wrk)
 
 if ((${#missing[@]})); then
     echo "deps: installing ${missing[*]}"
@@ -67,5 +72,10 @@ if $want_python; then
     if ! python3 -c 'import schemathesis, sys; sys.exit(schemathesis.__version__ != "4.32.5")' 2>/dev/null; then
         echo "deps: installing schemathesis==4.32.5"
         python3 -m pip install -q --disable-pip-version-check schemathesis==4.32.5 graphql-core==3.3.2 </dev/null
+    fi
+    if ! python3 -c 'import strawberry.asgi, asyncpg, uvicorn, uvloop, httptools, argon2' 2>/dev/null; then
+        echo "deps: installing the request path bench's Python peer (strawberry-graphql 0.341.3, asyncpg 0.32.0, uvicorn 0.55.0, ...)"
+        python3 -m pip install -q --disable-pip-version-check "strawberry-graphql[asgi]==0.341.3" asyncpg==0.32.0 \
+            uvicorn==0.55.0 uvloop==0.23.0 httptools==0.9.0 argon2-cffi==25.1.0 graphql-core==3.3.2 </dev/null
     fi
 fi

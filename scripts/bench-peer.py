@@ -1,0 +1,821 @@
+"""The Python peer of scripts/bench-requestpath.sh (issue 19): what a team would write in Python for
+the same few fields of Storykeep's API, to measure Storykeep's request path against.
+
+strawberry-graphql (its ASGI app) on uvicorn (uvloop, httptools), asyncpg with a pool, argon2-cffi:
+  query    entries(first, after): a young person's journal page, each entry's tags and media
+           (two DataLoaders), cursors signed as Storykeep signs them (tenants.cursor_key), so that
+           the page answers exactly as Storykeep's does;
+  query    me { id ... };
+  mutation createEntry(input: {date, kind, text, mood, background, suggestion, tagIds, mediaIds}):
+           the input check, the entry, the rewards it earns (Sources/Storykeep/Rewards), the entry
+           read back with its tags and media;
+  mutation login(username, password): Storykeep's login SQL, Argon2id verified by argon2-cffi,
+           a session whose token works on Storykeep too (and Storykeep's on this).
+
+It runs Storykeep's own SQL, statement for statement, in Storykeep's row-level security context:
+it connects as storykeep_app (no BYPASSRLS), and each request is one transaction that starts with
+the same transaction-local settings (set_config(..., true): the tenant, the AUTHENTICATION role
+and the SHA-256 of the bearer token, jit off, statement_timeout) and authenticate_session()
+(Migrations/0050), which switches it to the person. Statements go one at a time, as asyncpg sends
+them (it prepares and caches each), with no pipelining; a request's DataLoaders share its one
+connection, in turn. Nothing here bypasses a policy: what the database does not show this role
+in that context, the peer does not see.
+
+Processes: --workers uvicorn workers (bench-requestpath.sh gives one per core), each with an
+asyncpg pool of --pool connections (default 8 / workers: Storykeep's pool is 8), and one Argon2
+thread (Storykeep hashes on argon2.concurrentHashes = 2 threads in all). The workers share one
+listening socket, forked from this process after it bound it.
+
+  python3 scripts/bench-peer.py --port 18680 --workers 2 --database-url "$DATABASE_URL"
+
+GET /health answers 200 once the tenants are read; GraphQL is POST /t/<slug>/graphql.
+"""
+import argparse, asyncio, base64, concurrent.futures, datetime, enum, hashlib, hmac, json, os, re, secrets, signal, socket
+import sys, typing, uuid, zoneinfo
+
+import argon2
+import asyncpg
+import strawberry
+import uvicorn
+from graphql import GraphQLError
+from strawberry.asgi import GraphQL
+from strawberry.dataloader import DataLoader
+from strawberry.extensions import SchemaExtension
+
+# ---------------------------------------------------------------------------------------------
+# Storykeep's SQL, as its stores send it (the Swift files named above each)
+
+# PostgresConnection.begin(settings:): one set_config per setting, sorted by name.
+SETTINGS = ("SELECT set_config($1, $2, true), set_config($3, $4, true), set_config($5, $6, true), set_config($7, $8, true), "
+            "set_config($9, $10, true), set_config($11, $12, true), set_config($13, $14, true)")
+
+# SessionStatements.authenticate
+AUTHENTICATE = "select viewer_session, viewer_person, viewer_role from authenticate_session($1::int, $2::int)"
+
+# JournalStatements.entriesPage
+ENTRIES_PAGE = """select e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at
+from entries e
+where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.archived_at is null
+  and (e.day, e.created_at, e.id) < ($1::date, $2::timestamptz, $3::uuid)
+  and e.day between $4::date and $5::date
+  and ($6::text[] is null or e.kind = any($6::text[]))
+  and ($7::uuid[] is null or exists (select from entry_tags et
+                                     where et.tenant_id = e.tenant_id and et.entry_id = e.id
+                                       and et.tag_id = any($7::uuid[])))
+  and ($8::text is null or e.search @@ websearch_to_tsquery('simple', $8::text))
+order by e.day desc, e.created_at desc, e.id desc
+limit $9"""
+
+# JournalStatements.entriesByID
+ENTRIES_BY_ID = """select e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at
+from entries e
+where e.tenant_id = current_tenant_id() and e.author_id = current_person_id()
+  and e.id = any($1::uuid[]) and e.archived_at is null"""
+
+# TagStatements.tagsOfEntries
+TAGS_OF_ENTRIES = """select et.entry_id, t.id, t.name
+from entry_tags et join tags t on t.tenant_id = et.tenant_id and t.id = et.tag_id
+where et.tenant_id = current_tenant_id() and et.entry_id = any($1::uuid[])
+order by t.name collate "und-x-icu", t.id"""
+
+# JournalStatements.mediaOfEntries
+MEDIA_OF_ENTRIES = """select em.entry_id, m.id, m.content_type, m.byte_size, m.sha256, m.created_at
+from entry_media em join media m on m.tenant_id = em.tenant_id and m.id = em.media_id
+where em.tenant_id = current_tenant_id() and em.entry_id = any($1::uuid[])
+order by em.entry_id, em.position"""
+
+# JournalStatements.checkInput
+CHECK_INPUT = """select
+    (select count(*) from entries e
+     where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.id = $3
+       and e.archived_at is null),
+    array(select x.id from unnest($1::uuid[]) with ordinality as x (id, ord)
+          where not exists (select from tags t where t.tenant_id = current_tenant_id()
+                              and t.owner_id = current_person_id() and t.id = x.id)
+          order by x.ord),
+    array(select x.id from unnest($2::uuid[]) with ordinality as x (id, ord)
+          where not exists (select from media m where m.tenant_id = current_tenant_id()
+                              and m.owner_id = current_person_id() and m.id = x.id)
+          order by x.ord),
+    array(select em.media_id from entry_media em
+          where em.tenant_id = current_tenant_id() and em.author_id = current_person_id()
+            and em.media_id = any($2::uuid[]) and em.entry_id is distinct from $3),
+    $4 = 'MOOD' and exists (
+        select from entries e
+        where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.day = $5
+          and e.kind = 'MOOD' and e.archived_at is null and e.id is distinct from $3)"""
+
+# JournalStatements.createEntry
+CREATE_ENTRY = """with new_entry as (
+    insert into entries (tenant_id, author_id, day, kind, body, mood, background, suggestion, tag_names)
+    values (current_tenant_id(), current_person_id(), $1, $2, $3, $4, $5, $6,
+            coalesce((select string_agg(t.name, ' ' order by t.name_key) from tags t
+                      where t.tenant_id = current_tenant_id() and t.owner_id = current_person_id()
+                        and t.id = any($7::uuid[])), ''))
+    returning tenant_id, id, author_id
+), tag_links as (
+    insert into entry_tags (tenant_id, entry_id, tag_id, author_id)
+    select e.tenant_id, e.id, t.id, e.author_id from new_entry e, unnest($7::uuid[]) as t (id)
+), media_links as (
+    insert into entry_media (tenant_id, entry_id, media_id, author_id, position)
+    select e.tenant_id, e.id, m.id, e.author_id, m.ord - 1
+    from new_entry e, unnest($8::uuid[]) with ordinality as m (id, ord)
+)
+select id from new_entry"""
+
+# EarningStatements: its fragments, then entryCreated and award.
+_TAGS_ON_ENTRIES = """(select count(*)::int from tags t
+ where t.tenant_id = current_tenant_id() and t.owner_id = current_person_id()
+   and exists (select from entry_tags et where et.tenant_id = t.tenant_id and et.tag_id = t.id))"""
+_EARNED_ACHIEVEMENTS = """array(select a.achievement_id from reward_achievements a
+      where a.tenant_id = current_tenant_id() and a.person_id = current_person_id())"""
+_DAY_SLOTS = """slots as (
+    insert into reward_day_payments as d (tenant_id, person_id, rule_id, day, payments, daily_limit)
+    select current_tenant_id(), current_person_id(), r.id, $1, 1, r.daily_limit
+    from rules r
+    where r.daily_limit is not null and exists (select from counted)
+    on conflict (tenant_id, person_id, rule_id, day) do update
+        set payments = d.payments + 1, daily_limit = excluded.daily_limit
+        where d.payments < excluded.daily_limit
+    returning d.rule_id
+)"""
+_ENTRY_PAID = """paid as (
+    insert into star_ledger (tenant_id, person_id, cause, source_id, entry_id, day, stars)
+    select current_tenant_id(), current_person_id(), r.cause, r.id, $2, $1, r.stars
+    from rules r
+    where r.daily_limit is null or r.id in (select rule_id from slots)
+    on conflict (tenant_id, person_id, cause, source_id, entry_id) where entry_id is not null do nothing
+    returning stars
+)"""
+REWARD_ENTRY_CREATED = f"""with counted as (
+    insert into reward_counts as c (tenant_id, person_id, counter, value)
+    select current_tenant_id(), current_person_id(), k.counter, 1
+    from unnest(array['entries', 'entries.' || $3::text]) with ordinality as k (counter, position)
+    order by k.position
+    on conflict (tenant_id, person_id, counter) do update set value = c.value + 1
+    returning c.counter, c.value
+), rules as (
+    select r.id, r.stars, r.daily_limit, 'entryCreated' as cause
+    from unnest($4::text[], $5::int[], $6::int[]) as r (id, stars, daily_limit)
+), {_DAY_SLOTS}, {_ENTRY_PAID}
+select (select coalesce(sum(stars), 0) from paid)::int,
+       (select value from counted where counter = 'entries'),
+       (select value from counted where counter <> 'entries'),
+       {_EARNED_ACHIEVEMENTS},
+       case when $7 then {_TAGS_ON_ENTRIES} end"""
+REWARD_AWARD = f"""with due as (
+    select a.id, a.name, a.description, a.icon, a.stars
+    from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[])
+         as a (id, name, description, icon, stars, tags)
+    where not exists (select from reward_achievements e
+                      where e.tenant_id = current_tenant_id() and e.person_id = current_person_id()
+                        and e.achievement_id = a.id)
+      and (a.tags is null or a.tags <= {_TAGS_ON_ENTRIES})
+), earned as (
+    insert into reward_achievements (tenant_id, person_id, achievement_id, name, description, icon, stars)
+    select current_tenant_id(), current_person_id(), d.id, d.name, d.description, d.icon, d.stars from due d
+    on conflict (tenant_id, person_id, achievement_id) do nothing
+    returning achievement_id, stars, earned_at
+), paid as (
+    insert into star_ledger (tenant_id, person_id, cause, source_id, day, stars)
+    select current_tenant_id(), current_person_id(), 'achievement', e.achievement_id, $1, e.stars
+    from earned e where e.stars > 0
+    on conflict (tenant_id, person_id, cause, source_id) where cause in ('achievement', 'unlock') do nothing
+)
+select achievement_id, stars, earned_at from earned"""
+
+# NotificationStatements.notify
+NOTIFY = """insert into notifications (tenant_id, recipient_id, kind, title, actor_id, subject_kind, subject_id)
+select current_tenant_id(), r.id, $2, $3, current_person_id(), $4, $5
+from unnest($1::uuid[]) as r (id)"""
+
+# PeopleStatements.person
+PERSON = """select p.id, p.role::text, p.display_name, p.username, p.email, p.external_ref, p.disabled_at is not null,
+       p.terms_version_accepted, p.terms_accepted_at, p.created_at, p.activated_at
+from people p where p.tenant_id = current_tenant_id() and p.id = $1"""
+
+# LoginStatements.account, failuresOfPerson, failuresOfName
+ACCOUNT = """select p.id, p.role::text, p.disabled_at is not null, c.password_hash
+from people p
+left join credentials c on c.tenant_id = p.tenant_id and c.person_id = p.id
+where p.tenant_id = current_tenant_id()
+  and (p.username_key = current_login_name() or p.email_key = current_login_name())"""
+PERSON_FAILURES = {
+    "lock": "select pg_advisory_xact_lock(hashtext('login_failures'), hashtext(current_tenant_id()::text || ' ' || $1::uuid::text))",
+    "read": """select coalesce(f.failures, 0), f.last_failure_at, now()
+from (select 1) as one
+left join login_failures f on f.tenant_id = current_tenant_id() and f.person_id = $1::uuid""",
+    "record": """insert into login_failures (tenant_id, person_id, failures, last_failure_at)
+values (current_tenant_id(), $2::uuid, 1, coalesce($1, now()))
+on conflict (tenant_id, person_id)
+    do update set failures = login_failures.failures + 1, last_failure_at = excluded.last_failure_at
+returning failures, last_failure_at, now()""",
+    "reset": "delete from login_failures where tenant_id = current_tenant_id() and person_id = $1::uuid",
+}
+NAME_FAILURES = {
+    "lock": "select pg_advisory_xact_lock(hashtext('login_failures'), hashtext(current_tenant_id()::text || ' ' || current_login_name()))",
+    "read": """select coalesce(f.failures, 0), f.last_failure_at, now()
+from (select 1) as one
+left join login_failures f on f.tenant_id = current_tenant_id() and f.login_name = current_login_name()""",
+    "record": """insert into login_failures (tenant_id, login_name, failures, last_failure_at)
+values (current_tenant_id(), current_login_name(), 1, coalesce($1, now()))
+on conflict (tenant_id, login_name)
+    do update set failures = login_failures.failures + 1, last_failure_at = excluded.last_failure_at
+returning failures, last_failure_at, now()""",
+}
+
+# AccountContext.enterStatement
+ENTER = """select set_config('storykeep.tenant_id', $1, true), set_config('storykeep.person_id', $2, true),
+       set_config('storykeep.role', $3, true), set_config('storykeep.login_name', $4, true),
+       set_config('storykeep.secret_hash', $5, true)"""
+
+# SessionStatements.start
+START_SESSION = """insert into sessions (tenant_id, person_id, token_hash, expires_at, max_expires_at)
+values (current_tenant_id(), $1, $2,
+        now() + least($3::int, $4::int) * interval '1 second', now() + $4::int * interval '1 second')
+returning expires_at"""
+
+# AuditTrail.insert: $1 actor person, $2 actor client, $3 action, $4 subject person, $5 subject,
+# $6 request id.
+AUDIT = """insert into audit_events (tenant_id, actor_person_id, actor_client_id, action, subject_person_id, subject_id, request_id)
+values (current_tenant_id(), $1, $2, $3, $4, $5, $6)"""
+
+# ---------------------------------------------------------------------------------------------
+# Configuration: Config/storykeep.json's sessions and database, as Storykeep reads them
+
+SLIDE_SECONDS = 60                     # Sessions.slideGranularitySeconds
+IDLE_TIMEOUT_SECONDS = 86400           # sessions.idleTimeoutSeconds
+EXPIRY_SECONDS = 1209600               # sessions.expirySeconds
+STATEMENT_TIMEOUT_MS = "5000"          # database.statementTimeoutSeconds
+# PostgresDate.earliest and .latest, PostgreSQL's first and last day, and EntryPosition.start
+# (the last day and moment, the greatest id): Python's dates end in 9999, so the peer binds
+# -infinity and infinity instead (asyncpg's date.min, date.max and datetime.max), which order
+# the same against every entry.
+DAY_EARLIEST, DAY_LATEST = datetime.date.min, datetime.date.max
+START_POSITION = (datetime.date.max, datetime.datetime.max, uuid.UUID("ffffffff-ffff-ffff-ffff-ffffffffffff"))
+EPOCH_2000 = datetime.datetime(2000, 1, 1, tzinfo=datetime.timezone.utc)
+MAX_PAGE = 100
+
+
+class Tenant:
+    def __init__(self, tenant_id, slug, config, cursor_key):
+        self.id, self.slug, self.key = tenant_id, slug, bytes(cursor_key)
+        self.setting_id = str(tenant_id).upper()  # as Swift's uuidString
+        file = json.loads(config)
+        self.time_zone = zoneinfo.ZoneInfo(file.get("timeZone") or "UTC")
+        lockout = file.get("lockout") or {}
+        self.free_attempts = lockout.get("freeAttempts", 2)
+        self.max_backoff = lockout.get("maxBackoffSeconds", 900)
+        rewards = file.get("rewards") or {}
+        self.rules = [r for r in rewards.get("rules", []) if r.get("on") == "entryCreated"]
+        self.achievements = rewards.get("achievements", [])
+        self.rewards_on = "rewards" in (file.get("modules") or [])
+
+
+TENANTS = {}
+
+
+# ---------------------------------------------------------------------------------------------
+# The request's transaction
+
+class Unauthenticated(GraphQLError):
+    def __init__(self):
+        super().__init__("Please log in.", extensions={"code": "UNAUTHENTICATED"})
+
+
+class BadInput(GraphQLError):
+    def __init__(self, field, message):
+        super().__init__(f"{field}: {message}", extensions={"code": "BAD_USER_INPUT", "field": field})
+
+
+def settings(tenant, person="", role="", login_name="", secret_hash=""):
+    """The transaction-local settings of a context, sorted by name as Storykeep sends them."""
+    values = {"jit": "off", "statement_timeout": STATEMENT_TIMEOUT_MS, "storykeep.login_name": login_name,
+              "storykeep.person_id": person, "storykeep.role": role, "storykeep.secret_hash": secret_hash,
+              "storykeep.tenant_id": tenant.setting_id}
+    return [item for pair in sorted(values.items()) for item in pair]
+
+
+class Context:
+    """One request: its tenant, its bearer token, and the transaction it runs in (opened at the
+    first statement, with the authentication; committed or rolled back when it ends)."""
+
+    def __init__(self, pool, tenant, token):
+        self.pool, self.tenant, self.token = pool, tenant, token
+        self.connection = self.transaction = None
+        self.viewer = None
+        self.opened = False
+        self.lock = asyncio.Lock()
+        self.wrote = False
+        self.tags = DataLoader(self.load_tags)
+        self.media = DataLoader(self.load_media)
+
+    async def begin(self):
+        if self.opened:
+            return self.viewer
+        self.opened = True
+        self.connection = await self.pool.acquire()
+        self.transaction = self.connection.transaction()
+        await self.transaction.start()
+        token_hash = ""
+        if self.token is not None:
+            token_hash = hashlib.sha256(self.token.encode()).hexdigest()
+        role = "AUTHENTICATION" if self.token is not None else ""
+        await self.connection.fetchrow(SETTINGS, *settings(self.tenant, role=role, secret_hash=token_hash))
+        if self.token is not None:
+            row = await self.connection.fetchrow(AUTHENTICATE, SLIDE_SECONDS, IDLE_TIMEOUT_SECONDS)
+            if row is not None and row[1] is not None:
+                self.viewer = (row[1], row[2], row[0])
+        return self.viewer
+
+    async def require_viewer(self):
+        viewer = await self.begin()
+        if viewer is None:
+            raise Unauthenticated()
+        return viewer
+
+    async def fetch(self, query, *values):
+        async with self.lock:
+            return await self.connection.fetch(query, *values)
+
+    async def finish(self, ok):
+        if self.connection is None:
+            return
+        try:
+            if ok:
+                await self.transaction.commit()
+            else:
+                await self.transaction.rollback()
+        finally:
+            await self.pool.release(self.connection)
+            self.connection = None
+
+    async def load_tags(self, entry_ids):
+        rows = await self.fetch(TAGS_OF_ENTRIES, list(entry_ids))
+        found = {}
+        for row in rows:
+            found.setdefault(row[0], []).append(Tag(id=strawberry.ID(str(row[1])), name=row[2]))
+        return [found.get(i, []) for i in entry_ids]
+
+    async def load_media(self, entry_ids):
+        found = await media_of_entries(self, list(entry_ids))
+        return [found.get(i, []) for i in entry_ids]
+
+
+async def media_of_entries(context, entry_ids):
+    found = {}
+    for row in await context.fetch(MEDIA_OF_ENTRIES, entry_ids):
+        found.setdefault(row[0], []).append(
+            Media(id=strawberry.ID(str(row[1])), content_type=row[2], byte_size=row[3], sha256=row[4].hex(),
+                  url=f"/t/{context.tenant.slug}/media/{row[1]}", created_at=date_time(row[5])))
+    return found
+
+
+class RequestTransaction(SchemaExtension):
+    """Ends the request's transaction: COMMIT, or ROLLBACK when the answer has errors."""
+
+    async def on_operation(self):
+        yield
+        result = self.execution_context.result
+        await self.execution_context.context.finish(ok=result is not None and not result.errors)
+
+
+# ---------------------------------------------------------------------------------------------
+# The schema: the same names and shapes as Storykeep's (Schema/journals.graphql, tags.graphql,
+# accounts.graphql), for these fields
+
+Date = strawberry.scalar(typing.NewType("Date", str), name="Date", serialize=str, parse_value=str)
+DateTime = strawberry.scalar(typing.NewType("DateTime", str), name="DateTime", serialize=str, parse_value=str)
+
+
+def date_time(value):
+    """DateTimeScalar: ISO 8601 in UTC with milliseconds."""
+    value = value.astimezone(datetime.timezone.utc)
+    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+
+
+@strawberry.enum
+class EntryKind(enum.Enum):
+    TEXT = "TEXT"
+    AUDIO = "AUDIO"
+    VIDEO = "VIDEO"
+    DRAWING = "DRAWING"
+    IMAGE = "IMAGE"
+    MOOD = "MOOD"
+
+
+@strawberry.enum
+class Role(enum.Enum):
+    YOUNG_PERSON = "YOUNG_PERSON"
+    CARER = "CARER"
+    SOCIAL_WORKER = "SOCIAL_WORKER"
+    AGENCY_ADMIN = "AGENCY_ADMIN"
+
+
+@strawberry.type
+class Tag:
+    id: strawberry.ID
+    name: str
+
+
+@strawberry.type
+class Media:
+    id: strawberry.ID
+    content_type: str
+    byte_size: int
+    sha256: str
+    url: str
+    created_at: DateTime
+
+
+@strawberry.type
+class Entry:
+    id: strawberry.ID
+    date: Date
+    kind: EntryKind
+    text: typing.Optional[str]
+    mood: typing.Optional[str]
+    background: typing.Optional[str]
+    suggestion: typing.Optional[str]
+    created_at: DateTime
+    updated_at: DateTime
+    entry_id: strawberry.Private[uuid.UUID]
+    attached: strawberry.Private[typing.Optional[list]]
+
+    @strawberry.field
+    async def tags(self, info: strawberry.Info) -> typing.List[Tag]:
+        return await info.context.tags.load(self.entry_id)
+
+    @strawberry.field
+    async def media(self, info: strawberry.Info) -> typing.List[Media]:
+        # As Storykeep's Entry.media: the files read with the entry, or, when none were, the
+        # round's loader.
+        if self.attached:
+            return self.attached
+        return await info.context.media.load(self.entry_id)
+
+
+def entry_of(row, attached=None):
+    return Entry(id=strawberry.ID(str(row[0])), date=row[1].isoformat(), kind=EntryKind(row[2]), text=row[3], mood=row[4],
+                 background=row[5], suggestion=row[6], created_at=date_time(row[7]), updated_at=date_time(row[8]),
+                 entry_id=row[0], attached=attached)
+
+
+@strawberry.type
+class EntryEdge:
+    cursor: str
+    node: Entry
+
+
+@strawberry.type
+class PageInfo:
+    has_next_page: bool
+    end_cursor: typing.Optional[str]
+
+
+@strawberry.type
+class EntryConnection:
+    edges: typing.List[EntryEdge]
+    page_info: PageInfo
+
+
+@strawberry.type
+class Person:
+    id: strawberry.ID
+    role: Role
+    display_name: str
+    username: typing.Optional[str]
+    email: typing.Optional[str]
+    created_at: DateTime
+
+
+def person_of(row):
+    return Person(id=strawberry.ID(str(row[0])), role=Role(row[1]), display_name=row[2], username=row[3], email=row[4],
+                  created_at=date_time(row[9]))
+
+
+@strawberry.type
+class LoginPayload:
+    token: str
+    expires_at: DateTime
+    person: Person
+
+
+@strawberry.input
+class EntryInput:
+    date: Date
+    kind: EntryKind
+    text: typing.Optional[str] = None
+    mood: typing.Optional[str] = None
+    background: typing.Optional[str] = None
+    suggestion: typing.Optional[str] = None
+    media_ids: typing.Optional[typing.List[strawberry.ID]] = strawberry.field(default_factory=list)
+    tag_ids: typing.Optional[typing.List[strawberry.ID]] = strawberry.field(default_factory=list)
+
+
+# Cursors (Sources/Storykeep/Core/Cursor.swift): `entries|<day>|<created_at>|<id>`, days and
+# microseconds since 2000-01-01, then the first 16 bytes of its HMAC-SHA-256 under the tenant's
+# key, in unpadded base64url.
+
+def cursor(tenant, day, created_at, entry_id):
+    days = (day - datetime.date(2000, 1, 1)).days
+    delta = created_at - EPOCH_2000
+    micros = (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+    payload = f"entries|{days}|{micros}|{entry_id}".encode()
+    mac = hmac.new(tenant.key, payload, hashlib.sha256).digest()[:16]
+    return base64.urlsafe_b64encode(payload + mac).rstrip(b"=").decode()
+
+
+def position_after(tenant, text):
+    refusal = BadInput("after", "that is not a cursor of this list. Ask for the first page again.")
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except ValueError:
+        raise refusal
+    payload, mac = raw[:-16], raw[-16:]
+    if len(raw) <= 16 or not hmac.compare_digest(mac, hmac.new(tenant.key, payload, hashlib.sha256).digest()[:16]):
+        raise refusal
+    parts = payload.decode().split("|")
+    if len(parts) != 4 or parts[0] != "entries":
+        raise refusal
+    day = datetime.date(2000, 1, 1) + datetime.timedelta(days=int(parts[1]))
+    created_at = EPOCH_2000 + datetime.timedelta(microseconds=int(parts[2]))
+    return day, created_at, uuid.UUID(parts[3])
+
+
+@strawberry.type
+class Query:
+    @strawberry.field
+    async def entries(self, info: strawberry.Info, first: typing.Optional[int] = 20,
+                      after: typing.Optional[str] = None) -> EntryConnection:
+        context = info.context
+        first = 20 if first is None else first
+        position = position_after(context.tenant, after) if after is not None else START_POSITION
+        await context.require_viewer()
+        if not 0 <= first <= MAX_PAGE:
+            raise BadInput("first", f"must be 0 to {MAX_PAGE}")
+        rows = await context.fetch(ENTRIES_PAGE, position[0], position[1], position[2], DAY_EARLIEST, DAY_LATEST,
+                                   None, None, None, first + 1)
+        edges = [EntryEdge(cursor=cursor(context.tenant, row[1], row[7], row[0]), node=entry_of(row)) for row in rows[:first]]
+        return EntryConnection(edges=edges, page_info=PageInfo(has_next_page=len(rows) > first,
+                                                               end_cursor=edges[-1].cursor if edges else None))
+
+    @strawberry.field
+    async def me(self, info: strawberry.Info) -> typing.Optional[Person]:
+        context = info.context
+        if context.token is None:
+            return None
+        person, _, _ = await context.require_viewer()
+        rows = await context.fetch(PERSON, person)
+        return person_of(rows[0]) if rows else None
+
+
+def uuids(values, field):
+    found = []
+    for value in values or []:
+        try:
+            found.append(uuid.UUID(str(value)))
+        except ValueError:
+            raise BadInput(field, f"no such id {value}")
+    return list(dict.fromkeys(found))  # as Storykeep's uniqued()
+
+
+@strawberry.type
+class Mutation:
+    @strawberry.mutation
+    async def create_entry(self, info: strawberry.Info, input: EntryInput) -> Entry:
+        context = info.context
+        person, role, _ = await context.require_viewer()
+        day = datetime.date.fromisoformat(input.date)
+        for field, value, limit in (("text", input.text, 20000), ("mood", input.mood, 50), ("background", input.background, 100),
+                                    ("suggestion", input.suggestion, 500)):
+            if value is not None and len(value) > limit:
+                raise BadInput(f"input.{field}", f"must have at most {limit} characters")
+        if input.kind == EntryKind.MOOD and input.mood is None:
+            raise BadInput("input.mood", "a MOOD entry needs a mood")
+        tag_ids, media_ids = uuids(input.tag_ids, "input.tagIds"), uuids(input.media_ids, "input.mediaIds")
+        check = (await context.fetch(CHECK_INPUT, tag_ids, media_ids, None, input.kind.value, day))[0]
+        if check[1]:
+            raise BadInput("input.tagIds", f"no tag of yours has the id {check[1][0]}")
+        if check[2]:
+            raise BadInput("input.mediaIds", f"no file of yours has the id {check[2][0]}")
+        if check[3]:
+            raise BadInput("input.mediaIds", f"the file {check[3][0]} belongs to another entry")
+        if check[4]:
+            raise BadInput("input.date", "that day already has a mood check-in; check in again to change it")
+        entry_id = (await context.fetch(CREATE_ENTRY, day, input.kind.value, input.text, input.mood, input.background,
+                                        input.suggestion, tag_ids, media_ids))[0][0]
+        # JournalStore.createEntry reads the entry back (entry(id:)), then the mutation publishes
+        # EntryCreated, whose handler pays the rewards.
+        rows = await context.fetch(ENTRIES_BY_ID, [entry_id])
+        media = await media_of_entries(context, [entry_id])
+        await earn(context, person, role, entry_id, input.kind.value)
+        return entry_of(rows[0], attached=media.get(entry_id, []))
+
+    @strawberry.mutation
+    async def login(self, info: strawberry.Info, username: str, password: str) -> LoginPayload:
+        return await log_in(info.context, username, password)
+
+
+async def earn(context, person, role, entry_id, kind):
+    """RewardsModule's EntryCreated handler (Earning.entryCreated), for a young person."""
+    tenant = context.tenant
+    if not tenant.rewards_on or role != "YOUNG_PERSON":
+        return
+    today = datetime.datetime.now(tenant.time_zone).date()
+    tag_achievements = [a for a in tenant.achievements if "distinctTags" in a.get("condition", {})]
+    row = (await context.fetch(REWARD_ENTRY_CREATED, today, entry_id, kind, [r["id"] for r in tenant.rules],
+                               [r["stars"] for r in tenant.rules], [r.get("dailyLimit") for r in tenant.rules],
+                               bool(tag_achievements)))[0]
+    entries, of_kind, earned, tags = row[1] or 0, row[2] or 0, set(row[3] or []), row[4] or 0
+    due = []
+    for achievement in tenant.achievements:
+        if achievement["id"] in earned:
+            continue
+        condition = achievement.get("condition", {})
+        if "entries" in condition:
+            wanted = condition.get("kind")
+            count = entries if wanted is None else of_kind if wanted.upper() == kind else 0
+            if count >= condition["entries"]:
+                due.append(achievement)
+        elif "distinctTags" in condition and tags >= condition["distinctTags"]:
+            due.append(achievement)
+    if not due:
+        return
+    rows = await context.fetch(REWARD_AWARD, today, [a["id"] for a in due], [a["name"] for a in due],
+                               [a["description"] for a in due], [a["icon"] for a in due], [a.get("stars", 0) for a in due],
+                               [None] * len(due))
+    for row in rows:
+        achievement = next(a for a in due if a["id"] == row[0])
+        bonus = "" if not row[1] else f" (+{row[1]} {'star' if row[1] == 1 else 'stars'})"
+        await context.fetch(NOTIFY, [person], "achievementEarned", f"{achievement['icon']} You earned {achievement['name']}{bonus}",
+                            None, None)
+
+
+# ---------------------------------------------------------------------------------------------
+# Login (Sources/Storykeep/Accounts/Login.swift): a short transaction in the LOGIN context, the
+# hash on a thread holding no connection, another short transaction that starts the session.
+
+HASHER = argon2.PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1, hash_len=32, salt_len=16)
+HASHING = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+WRONG = "That username or password is not right."
+
+
+def check_password(stored, password):
+    try:
+        return HASHER.verify(stored, password)
+    except argon2.exceptions.VerifyMismatchError:
+        return False
+
+
+async def log_in(context, username, password):
+    tenant, pool = context.tenant, context.pool
+    name = username.strip()
+    if not name:
+        raise BadInput("username", "Please enter your username or email.")
+    now = datetime.datetime.now(datetime.timezone.utc)
+    async with pool.acquire() as connection:
+        async with connection.transaction():
+            await connection.fetchrow(SETTINGS, *settings(tenant, role="LOGIN", login_name=name))
+            account = await connection.fetchrow(ACCOUNT)
+            statements, values = (PERSON_FAILURES, [account[0]]) if account else (NAME_FAILURES, [])
+            await connection.fetchrow(statements["lock"], *values)
+            failures, last_failure_at, _ = await connection.fetchrow(statements["read"], *values)
+            backoff = min(1 << (failures - tenant.free_attempts), tenant.max_backoff) if failures > tenant.free_attempts else 0
+            if backoff and last_failure_at and (last_failure_at + datetime.timedelta(seconds=backoff) - now).total_seconds() > 0:
+                raise GraphQLError("Too many attempts: wait a moment.", extensions={"code": "LOCKED_OUT"})
+            await connection.fetchrow(statements["record"], now, *values)
+    stored = account[3] if account else None
+    loop = asyncio.get_running_loop()
+    if stored is None:
+        await loop.run_in_executor(HASHING, HASHER.hash, password)
+        raise GraphQLError(WRONG, extensions={"code": "UNAUTHENTICATED"})
+    if not await loop.run_in_executor(HASHING, check_password, stored, password) or account[2]:
+        raise GraphQLError(WRONG, extensions={"code": "UNAUTHENTICATED"})
+    person, role = account[0], account[1]
+    async with pool.acquire() as connection:
+        async with connection.transaction():
+            await connection.fetchrow(SETTINGS, *settings(tenant, role="LOGIN", login_name=name))
+            await connection.fetchrow(ENTER, tenant.setting_id, str(person).upper(), role, "", "")
+            await connection.execute(PERSON_FAILURES["reset"], person)
+            token = base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode()
+            expires_at = (await connection.fetchrow(START_SESSION, person, hashlib.sha256(token.encode()).digest(),
+                                                    IDLE_TIMEOUT_SECONDS, EXPIRY_SECONDS))[0]
+            row = await connection.fetchrow(PERSON, person)
+            # LoggedIn, whose handler (the audit module's) records it with the request's id.
+            await connection.execute(AUDIT, person, None, "login.succeeded", person, None, secrets.token_hex(16))
+    return LoginPayload(token=token, expires_at=date_time(expires_at), person=person_of(row))
+
+
+# ---------------------------------------------------------------------------------------------
+# Serving
+
+schema = strawberry.Schema(query=Query, mutation=Mutation, extensions=[RequestTransaction])
+POOL = None
+
+
+class App(GraphQL):
+    async def get_context(self, request, response):
+        slug = request.scope["path"].split("/")[2]
+        tenant = TENANTS.get(slug)
+        header = request.headers.get("authorization", "")
+        token = None
+        if header.lower().startswith("bearer "):
+            presented = header[7:].strip()
+            # SessionToken(presented:): 43 characters of URL-safe base64, else no session.
+            if re.fullmatch(r"[A-Za-z0-9_-]{43}", presented):
+                token = presented
+            else:
+                token = "invalid"
+        return Context(POOL, tenant, token)
+
+
+graphql_app = App(schema, graphql_ide=None, allow_queries_via_get=False)
+
+
+async def app(scope, receive, send):
+    if scope["type"] == "lifespan":
+        await lifespan(receive, send)
+        return
+    path = scope.get("path", "")
+    parts = path.split("/")
+    if scope["type"] == "http" and path == "/health":
+        await send({"type": "http.response.start", "status": 200 if POOL else 503, "headers": [(b"content-type", b"text/plain")]})
+        await send({"type": "http.response.body", "body": b"ok"})
+        return
+    if scope["type"] == "http" and len(parts) == 4 and parts[1] == "t" and parts[3] == "graphql" and parts[2] in TENANTS:
+        await graphql_app(scope, receive, send)
+        return
+    await send({"type": "http.response.start", "status": 404, "headers": [(b"content-type", b"text/plain")]})
+    await send({"type": "http.response.body", "body": b"no such tenant"})
+
+
+async def keep(connection):
+    pass
+
+
+async def lifespan(receive, send):
+    global POOL
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            # Nothing to reset when a connection goes back: every setting is transaction-local,
+            # as Storykeep's (asyncpg's default reset is a round trip of four more statements).
+            pool = await asyncpg.create_pool(OPTIONS.database_url, min_size=OPTIONS.pool, max_size=OPTIONS.pool, reset=keep)
+            async with pool.acquire() as connection:
+                for row in await connection.fetch("select tenant_id, slug, config::text, cursor_key from tenants where enabled"):
+                    TENANTS[row[1]] = Tenant(row[0], row[1], row[2], row[3])
+            POOL = pool
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            if POOL:
+                await POOL.close()
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+def main():
+    global OPTIONS
+    parser = argparse.ArgumentParser(description="The Python peer of bench-requestpath.sh")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--pool", type=int, default=0, help="connections per worker (default 8 / workers)")
+    parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL"))
+    OPTIONS = parser.parse_args()
+    OPTIONS.pool = OPTIONS.pool or max(1, 8 // OPTIONS.workers)
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", OPTIONS.port))
+    listener.listen(1024)
+    listener.set_inheritable(True)
+    children = []
+    for _ in range(OPTIONS.workers):
+        pid = os.fork()
+        if pid == 0:
+            config = uvicorn.Config(app, loop="uvloop", http="httptools", lifespan="on", log_level="warning", access_log=False)
+            uvicorn.Server(config).run(sockets=[listener])
+            os._exit(0)
+        children.append(pid)
+
+    def stop(*_):
+        for child in children:
+            try:
+                os.kill(child, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    for child in children:
+        while True:
+            try:
+                os.waitpid(child, 0)
+                break
+            except ChildProcessError:
+                break
+            except InterruptedError:
+                continue
+
+
+if __name__ == "__main__":
+    main()
