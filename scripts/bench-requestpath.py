@@ -462,9 +462,14 @@ def describe(trips):
     """`[BEGIN; SELECT set_config; select … authenticate_session] [select e.id …] …` and counts."""
     def short(statement):
         text = " ".join(statement["sql"].split())
-        name = re.search(r"\b(authenticate_session|set_config|insert into \w+|update \w+|delete from \w+|from \w+(?: \w+)?)", text, re.I)
-        head = text.split()[0].upper()
-        return head if head in ("BEGIN", "COMMIT", "ROLLBACK") else f"{text.split()[0].lower()} {name.group(1) if name else '…'}"
+        name = re.search(r"\b(authenticate_session|pg_advisory_xact_lock|set_config|insert into \w+|update \w+|delete from \w+"
+                         r"|left join \w+|from \w+(?: \w+)?)", text, re.I)
+        head = text.split()[0]
+        if head.upper() in ("BEGIN", "COMMIT", "ROLLBACK"):
+            return head.upper()
+        found = name.group(1) if name else "…"
+        found = "from " + found.split()[-1] if found.lower().startswith("left join") else found
+        return found if found.lower().startswith(head.lower()) else f"{head.lower()} {found}"
     statements = sum(len(t) for t in trips)
     return statements, len(trips), " ".join("[" + "; ".join(short(s) for s in t) + "]" for t in trips)
 
