@@ -166,7 +166,9 @@ import Testing
     /// even when it comes back while a request is deciding to wait (a lost wake-up would leave
     /// that request to time out).
     @Test func waitersAreServedWhenConnectionsReturn() async throws {
-        try await withAppPool(size: 2, acquireTimeout: .seconds(30)) { pool in
+        // A lost wake-up leaves a waiter waiting for good, so a long timeout still catches one;
+        // under the whole suite on two cores a waiter has waited past 30 s without one.
+        try await withAppPool(size: 2, acquireTimeout: .seconds(120)) { pool in
             let served = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<300 {
                     group.addTask {
