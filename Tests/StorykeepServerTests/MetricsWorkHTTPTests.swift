@@ -22,7 +22,9 @@ import Testing
     }
 
     @Test func thePoolArgon2TheCacheAndLiveConnectionsMoveWhileBusy() async throws {
-        try await withAccounts(poolSize: 2, setup: .live) { h in
+        // The waiting transaction must still be waiting when a scrape comes: under the whole
+        // suite on two cores the scrapes have taken longer than the default 10 s it would wait.
+        try await withAccounts(poolSize: 2, acquireTimeout: .seconds(120), setup: .live) { h in
             let url = "http://127.0.0.1:\(try #require(h.client.port))/metrics"
             let sam = try await h.person(.youngPerson, "sam")
             let before = try await MetricsHTTPTests.scrape(url).samples

@@ -55,12 +55,12 @@ public struct AccountsHarness: Sendable {
 /// with the server's configuration changed by `configure`, its log lines kept in `logs`.
 public func withAccounts(
     tenants tenantCount: Int = 1, argon2 parameters: Argon2Parameters = .floor, loginPermits: Int = 2,
-    poolSize: Int = 4, statementTimeout: Duration? = nil, liveLimits: LiveLimits = LiveLimits(), setup: TestingSetup = .router,
+    poolSize: Int = 4, acquireTimeout: Duration = .seconds(10), statementTimeout: Duration? = nil, liveLimits: LiveLimits = LiveLimits(), setup: TestingSetup = .router,
     tweak: (Int, inout TenantFile) -> Void = { _, _ in }, configure: (inout StorykeepConfig) -> Void = { _ in },
     logs: CapturedLogs = CapturedLogs(), _ test: @escaping @Sendable (AccountsHarness) async throws -> Void
 ) async throws {
     let tenants = try await makeTenants(tenantCount, tweak)
-    try await TestDatabase.appPool(size: poolSize).closing { app in
+    try await TestDatabase.appPool(size: poolSize, acquireTimeout: acquireTimeout).closing { app in
         try await TestDatabase.ownerPool().closing { owner in
             let clock = TestClock()
             let argon2 = BoundedWorkerPool(threadCount: 1, name: "test-argon2")
