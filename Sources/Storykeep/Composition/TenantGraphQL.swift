@@ -115,20 +115,11 @@ public struct TenantGraphQL: Sendable {
                 })
         } catch let rollBack as RollBack {
             return .response(rollBack.response)
-        } catch let error as PostgresError where error.sqlState == PostgresError.SQLState.queryCanceled {
-            // Authenticating the token took longer than the request's statement_timeout.
-            services.logger.warning("Statement stopped by the request's statement_timeout", metadata: ["tenant": "\(tenant.slug)"])
-            return .response(GraphQLResponse(data: .null, errors: [.timeout()]))
-        } catch let error as PostgresError where error.isUnavailable {
-            services.logger.warning("Database unavailable", metadata: ["tenant": "\(tenant.slug)", "error": "\(error)"])
-            return .response(GraphQLResponse(data: .null, errors: [.unavailable()]))
-        } catch let error as PostgresError where error.sqlState == PostgresError.SQLState.diskFull {
-            // The session lookup (it slides the session's expiry) or the COMMIT found no room.
-            services.logger.error("The database's disk is full", metadata: ["tenant": "\(tenant.slug)", "error": "\(error)"])
-            return .response(GraphQLResponse(data: .null, errors: [.storageFull()]))
         } catch {
-            services.logger.error("GraphQL request failed", metadata: ["tenant": "\(tenant.slug)", "error": "\(error)"])
-            return .response(GraphQLResponse(data: .null, errors: [.internal()]))
+            // The session lookup (past the statement_timeout, or sliding the session's expiry
+            // with no room on the disk), or the COMMIT.
+            let failure = GraphQLError.failure(error, logger: services.logger, "GraphQL request failed", metadata: ["tenant": "\(tenant.slug)"])
+            return .response(GraphQLResponse(data: .null, errors: [failure]))
         }
     }
 

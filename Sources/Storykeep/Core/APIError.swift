@@ -1,4 +1,5 @@
 public import GraphQL
+public import Logging
 public import Postgres
 
 /// The errors the API answers with, by `extensions.code` (issue 4): what a client switches on.
@@ -97,26 +98,39 @@ public protocol APIErrorConvertible: Error {
 
 extension ResolverContext {
     /// What the client sees of `error`, thrown while resolving `coordinate` (`Query.entries`): a
-    /// `GraphQLError` as it is, a module's error as it declares (``APIErrorConvertible``), TIMEOUT
-    /// for a statement PostgreSQL stopped at the request's `statement_timeout`, UNAVAILABLE when
-    /// the database cannot be reached (``PostgresError/isUnavailable``), STORAGE_FULL when its
-    /// disk is full (SQLSTATE 53100), and anything else (a database failure) as
-    /// INTERNAL_SERVER_ERROR, logged here with what it was.
+    /// `GraphQLError` as it is, a module's error as it declares (``APIErrorConvertible``), and
+    /// anything else as ``GraphQLError/failure(_:logger:_:metadata:)`` maps it.
     public func apiError(_ error: any Error, at coordinate: String) -> GraphQLError {
         switch error {
         case let error as GraphQLError: return error
         case let error as any APIErrorConvertible: return error.graphQLError
+        default: return .failure(error, logger: services.logger, "Resolver failed", metadata: ["field": "\(coordinate)"])
+        }
+    }
+}
+
+extension GraphQLError {
+    /// What the client sees of a failure that is not the API's own, logged here with `metadata`
+    /// (where it happened): TIMEOUT for a statement PostgreSQL stopped at the request's
+    /// `statement_timeout`, UNAVAILABLE when the database cannot be reached
+    /// (``PostgresError/isUnavailable``), STORAGE_FULL when its disk is full (SQLSTATE 53100), and
+    /// INTERNAL_SERVER_ERROR for anything else, logged as `failed` with what it was. The one
+    /// mapping of a resolver's failures (``ResolverContext/apiError(_:at:)``) and of a request's
+    /// own (its session lookup, its COMMIT).
+    package static func failure(_ error: any Error, logger: Logger, _ failed: Logger.Message, metadata: Logger.Metadata) -> GraphQLError {
+        let described = metadata.merging(["error": "\(error)"]) { $1 }
+        switch error {
         case let error as PostgresError where error.sqlState == PostgresError.SQLState.queryCanceled:
-            services.logger.warning("Statement stopped by the request's statement_timeout", metadata: ["field": "\(coordinate)"])
+            logger.warning("Statement stopped by the request's statement_timeout", metadata: metadata)
             return .timeout()
         case let error as PostgresError where error.isUnavailable:
-            services.logger.warning("Database unavailable", metadata: ["field": "\(coordinate)", "error": "\(error)"])
+            logger.warning("Database unavailable", metadata: described)
             return .unavailable()
         case let error as PostgresError where error.sqlState == PostgresError.SQLState.diskFull:
-            services.logger.error("The database's disk is full", metadata: ["field": "\(coordinate)", "error": "\(error)"])
+            logger.error("The database's disk is full", metadata: described)
             return .storageFull()
         default:
-            services.logger.error("Resolver failed", metadata: ["field": "\(coordinate)", "error": "\(error)"])
+            logger.error(failed, metadata: described)
             return .internal()
         }
     }
