@@ -88,12 +88,18 @@ public final class ServerMetrics: Sendable {
         // A byte loop, not a Regex: it runs for every request, twice (the metrics and the log).
         let bytes = name.utf8
         guard let first = bytes.first, bytes.count <= 64, isNameStart(first) else { return false }
-        return bytes.allSatisfy { isNameStart($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        return bytes.allSatisfy(isNameContinue)
     }
 
-    private static func isNameStart(_ byte: UInt8) -> Bool {
+    /// Whether `byte` may start a GraphQL name (`[A-Za-z_]`).
+    static func isNameStart(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
             || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+
+    /// Whether `byte` may go on a GraphQL name (`[A-Za-z0-9_]`).
+    static func isNameContinue(_ byte: UInt8) -> Bool {
+        isNameStart(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
     /// The label of a client-chosen operation name: the name itself when it looks like one

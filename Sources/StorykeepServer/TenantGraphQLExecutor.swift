@@ -71,12 +71,8 @@ public struct TenantGraphQLExecutor: GraphQLHTTPExecutor {
             case 0xEF where text.starts(with: [0xEF, 0xBB, 0xBF]):
                 text.removeFirst(3)
             default:
-                func isNameStart(_ byte: UInt8) -> Bool {
-                    byte == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                        || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                }
-                guard isNameStart(byte) else { return nil }
-                let name = text.prefix { isNameStart($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+                guard ServerMetrics.isNameStart(byte) else { return nil }
+                let name = text.prefix(while: ServerMetrics.isNameContinue)
                 text = text[name.endIndex...]
                 return Substring(name)
             }
