@@ -57,7 +57,7 @@ import Testing
             let file = UploadLoad.file(bytes: Self.fileBytes, mark: "disk \(n)")
             let answer = try await server.graphQL(slug: slug, token: token, UploadLoad.upload, ["file": NSNull()], files: [("variables.file", file)])
             if let id = answer.data("uploadMedia", "id") as? String {
-                stored.append((id, UploadLoad.hex(Crypto.sha256(file))))
+                stored.append((id, Crypto.hex(Crypto.sha256(file))))
             } else {
                 refusal = answer
             }
@@ -84,7 +84,7 @@ import Testing
         let journal = try await server.graphQL(slug: slug, token: token, "{ entries(first: 10) { edges { node { text tags { name } } } } }")
         #expect(journal.texts == ["no room for files today"], "the entry with a file is not there: \(journal)")
         let bytes = try await Self.fetch("\(server.baseURL)/t/\(slug)/media/\(stored[0].id)", token: token)
-        #expect(bytes.status == 200 && UploadLoad.hex(Crypto.sha256(bytes.body)) == stored[0].sha256, "a stored file reads back whole")
+        #expect(bytes.status == 200 && Crypto.hex(Crypto.sha256(bytes.body)) == stored[0].sha256, "a stored file reads back whole")
         #expect(try await server.login(slug: slug, username, password) != "", "logging in works")
         #expect(await server.readiness() == 200)
 
@@ -93,7 +93,7 @@ import Testing
         let file = UploadLoad.file(bytes: Self.fileBytes, mark: "after")
         let again = try await server.graphQL(slug: slug, token: token, UploadLoad.upload, ["file": NSNull()], files: [("variables.file", file)])
         let id = try #require(again.data("uploadMedia", "id") as? String, "an upload works once there is room: \(again)")
-        stored.append((id, UploadLoad.hex(Crypto.sha256(file))))
+        stored.append((id, Crypto.hex(Crypto.sha256(file))))
 
         // The database holds the acknowledged files, whole, and nothing of the refused ones.
         let rows = try await cluster.rows("SELECT id, byte_size, encode(sha256, 'hex') FROM media ORDER BY created_at")

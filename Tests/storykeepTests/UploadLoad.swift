@@ -45,7 +45,7 @@ final class UploadLoad: Sendable {
                         while record.running.load(ordering: .relaxed) {
                             sent += 1
                             let file = Self.file(bytes: bytes, mark: "upload \(client)-\(sent)")
-                            var upload = Upload(sha256: Self.hex(Crypto.sha256(file)), sent: .now, at: .now)
+                            var upload = Upload(sha256: Crypto.hex(Crypto.sha256(file)), sent: .now, at: .now)
                             record.outstanding.withLock { $0[client] = upload.sent }
                             do {
                                 let reply = try await server.graphQL(
@@ -84,8 +84,6 @@ final class UploadLoad: Sendable {
         while file.count < count { file += page.prefix(count - file.count) }
         return file
     }
-
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
     /// Stops uploading and waits for the answers of what was sent.
     func stop() async {

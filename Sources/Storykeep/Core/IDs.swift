@@ -14,16 +14,13 @@ extension UUID {
                         text[end] = UInt8(ascii: "-")
                         end += 1
                     }
-                    text[end] = Self.hexDigits[Int(byte >> 4)]
-                    text[end + 1] = Self.hexDigits[Int(byte & 0x0F)]
+                    Crypto.writeHex(byte, into: text, at: end)
                     end += 2
                 }
                 return end
             }
         }
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
 
 extension GraphQLObject {

@@ -117,13 +117,17 @@ package enum Crypto {
 
     /// `bytes` in lowercase hexadecimal, two digits a byte.
     package static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
-            for (index, byte) in bytes.enumerated() {
-                buffer[2 * index] = digits[Int(byte >> 4)]
-                buffer[2 * index + 1] = digits[Int(byte & 0xF)]
-            }
+        String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+            for (index, byte) in bytes.enumerated() { writeHex(byte, into: buffer, at: 2 * index) }
             return bytes.count * 2
         }
     }
+
+    /// Writes `byte` as two lowercase hexadecimal digits at `index` of `buffer`.
+    package static func writeHex(_ byte: UInt8, into buffer: UnsafeMutableBufferPointer<UInt8>, at index: Int) {
+        buffer[index] = hexDigits[Int(byte >> 4)]
+        buffer[index + 1] = hexDigits[Int(byte & 0xF)]
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
