@@ -44,3 +44,15 @@ bench_serve() {
     server_pid=$!
     for _ in $(seq 200); do curl -fs "http://127.0.0.1:$port/health/ready" >/dev/null && break; sleep 0.1; done
 }
+
+# bench_seed ARG...: `storykeep seed --seed 1 --jobs 2 ARG...` into the cluster (its log in
+# $root/seed.log; its last line printed, the log's end on a failure), then VACUUM ANALYZE; says
+# how long both took.
+bench_seed() {
+    local started
+    started=$(date +%s)
+    $bin seed --seed 1 --jobs 2 "$@" 2>"$root/seed.log" | tail -n 1 | sed 's/^/  /' \
+        || { tail -5 "$root/seed.log" >&2; exit 1; }
+    pgc_as_postgres "${psql_super[@]}" -c "vacuum analyze" >/dev/null
+    echo "  seeded and analysed in $(($(date +%s) - started)) s"
+}

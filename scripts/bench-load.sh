@@ -29,12 +29,7 @@ password=seed-password
 bench_cluster bench-load.sh
 $bin migrate >/dev/null 2>&1
 echo "Mixed load: $tenants tenants, $(printf "%'d" "$people") young people, $(printf "%'d" "$entries") entries ($configuration build, PostgreSQL 15, fsync off, $(nproc) cores)"
-started=$(date +%s)
-$bin seed --seed 1 --tenant-prefix load --tenants "$tenants" --people "$people" --entries "$entries" \
-    --heavy-person-entries 1000 --jobs 2 2>"$root/seed.log" | tail -n 1 | sed 's/^/  /' \
-    || { tail -5 "$root/seed.log" >&2; exit 1; }
-pgc_as_postgres "${psql_super[@]}" -c "vacuum analyze" >/dev/null
-echo "  seeded and analysed in $(($(date +%s) - started)) s"
+bench_seed --tenant-prefix load --tenants "$tenants" --people "$people" --entries "$entries" --heavy-person-entries 1000
 bench_serve 18280
 export BENCH_PSQL="runuser -u postgres -- ${psql_super[*]}"
 load=(python3 scripts/bench-load.py "http://127.0.0.1:$port" load "$tenants" "$password" "$server_pid")

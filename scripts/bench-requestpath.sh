@@ -50,17 +50,12 @@ bench_cluster bench-requestpath.sh
 $bin migrate >/dev/null 2>&1
 echo "The request path: $tenants tenants, $(printf "%'d" "$people") young people, $(printf "%'d" "$entries") entries" \
     "($configuration build, PostgreSQL 15, fsync off, $(nproc) cores)"
-started=$(date +%s)
-$bin seed --seed 1 --tenant-prefix load --tenants "$tenants" --people "$people" --entries "$entries" \
-    --jobs 2 2>"$root/seed.log" | tail -n 1 | sed 's/^/  /' \
-    || { tail -5 "$root/seed.log" >&2; exit 1; }
+bench_seed --tenant-prefix load --tenants "$tenants" --people "$people" --entries "$entries"
 # Every client is 127.0.0.1 and a writer writes thousands of entries: the tenants' mutation
 # limits (3000 a minute an address, 300 a person) would measure themselves.
 pgc_as_postgres "${psql_super[@]}" -c "update tenants set config = jsonb_set(config, '{rateLimits}',
     coalesce(config->'rateLimits', '{}') || '{\"mutationsPerMinutePerPerson\": 100000, \"mutationsPerMinutePerAddress\": 1000000}')
     where slug like 'load-%'" >/dev/null
-pgc_as_postgres "${psql_super[@]}" -c "vacuum analyze" >/dev/null
-echo "  seeded and analysed in $(($(date +%s) - started)) s"
 
 # The bare Argon2id loop, at the server's parameters.
 gcc -O2 -o "$root/bench-argon2" scripts/bench-argon2.c -largon2 -lpthread
