@@ -2,8 +2,11 @@
 # make fuzz: libFuzzer over the GraphQL engine's parser, printer and validator (Fuzz/, issue 18)
 # for FUZZ_SECONDS (default 60), from a seed corpus made of Tests/GraphQLTests/Corpus. Prints the
 # executions, their rate and the crashes; exits non-zero on a crash, whose input is kept in
-# Fuzz/.build/artifacts/ (replay it: Fuzz/.build/debug/FuzzGraphQL <file>).
+# Fuzz/.build/artifacts/ (replay it: Fuzz/.build/release/FuzzGraphQL <file>). The engine is built
+# optimized (FUZZ_CONFIG=release, the default) with the sanitizers, as libFuzzer's own guide
+# advises: about ten times the executions of a debug build; FUZZ_CONFIG=debug for a debugger.
 #   FUZZ_SECONDS=600 make fuzz
+#   FUZZ_RUNS=10000000 FUZZ_SECONDS=7200 FUZZ_NICE=19 make fuzz   (ten million, or two hours)
 # Then the long schemathesis pass against a running server (scripts/schemathesis-pass.sh;
 # FUZZ_SCHEMATHESIS=0 skips it).
 # Inputs are capped at FUZZ_MAX_LEN bytes (default 4096); an input slower than 10 s is a crash
@@ -14,8 +17,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 seconds=${FUZZ_SECONDS:-60}
 max_len=${FUZZ_MAX_LEN:-4096}
-swift build --package-path Fuzz -Xswiftc -sanitize=fuzzer,address
-fuzzer=Fuzz/.build/debug/FuzzGraphQL
+config=${FUZZ_CONFIG:-release}
+swift build --package-path Fuzz -c "$config" -Xswiftc -sanitize=fuzzer,address
+fuzzer=Fuzz/.build/$config/FuzzGraphQL
 
 # The seed corpus: every GraphQL file of the engine's corpus, each case of the syntax and
 # validation corpora as a file of its own. The working corpus grows between runs.
@@ -36,12 +40,12 @@ PY
 
 echo "fuzz: running for $seconds s (inputs up to $max_len bytes)"
 status=0
-ASAN_OPTIONS=detect_leaks=0 nice -n "${FUZZ_NICE:-0}" "$fuzzer" "$corpus" "$seeds" -dict=Fuzz/graphql.dict -max_total_time="$seconds" -max_len="$max_len" -timeout=10 \
+ASAN_OPTIONS=detect_leaks=0 nice -n "${FUZZ_NICE:-0}" "$fuzzer" "$corpus" "$seeds" -dict=Fuzz/graphql.dict -max_total_time="$seconds" -runs="${FUZZ_RUNS:--1}" -max_len="$max_len" -timeout=10 \
     -detect_leaks=0 -print_final_stats=1 -artifact_prefix="$artifacts" 2>Fuzz/.build/fuzz.log || status=$?
 executions=$(sed -n 's/^stat::number_of_executed_units: *//p' Fuzz/.build/fuzz.log | tail -n 1)
 rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' Fuzz/.build/fuzz.log | tail -n 1)
 crashes=$(find "$artifacts" -type f -newer "$seeds" \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
-echo "fuzz: ${executions:-?} executions in $seconds s, ${rate:-?} exec/s, $crashes crashes, corpus $(ls "$corpus" | wc -l) inputs ($(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "fuzz: ${executions:-?} executions in at most $seconds s, ${rate:-?} exec/s, $crashes crashes, corpus $(ls "$corpus" | wc -l) inputs ($(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 if ((status != 0 || crashes > 0)); then
     grep -E 'ERROR|Fatal error|SUMMARY|Test unit written' Fuzz/.build/fuzz.log | head -20
     echo "fuzz: the log is Fuzz/.build/fuzz.log" >&2

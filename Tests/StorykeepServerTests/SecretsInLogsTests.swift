@@ -24,11 +24,11 @@ import Testing
         do {
             secrets = try await session(h, ServedTenant(port: server.port, slug: h.tenant.slug))
         } catch {
-            server.stop()
+            await server.stopAndWait()
             throw error
         }
         // SIGTERM: the server finishes, and its last lines reach the pipe.
-        server.stop()
+        await server.stopAndWait()
         let lines = server.output
         // The process did log the session, at trace level.
         let requestLines = lines.filter { $0.contains("/t/\(h.tenant.slug)/") && $0.contains("200") }

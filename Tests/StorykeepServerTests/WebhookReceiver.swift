@@ -58,10 +58,10 @@ final class WebhookReceiver: @unchecked Sendable {
         }
     }
 
-    /// Stops the receiver and removes its log.
+    /// Stops the receiver (it exits when its standard input closes) and removes its log, without
+    /// waiting for it to exit: a `defer` would hold a thread of the concurrency pool meanwhile.
     func stop() {
         try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
         try? FileManager.default.removeItem(at: log)
     }
 }

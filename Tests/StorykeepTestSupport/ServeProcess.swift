@@ -9,10 +9,35 @@ public final class ServeProcess: @unchecked Sendable {  // set once, when it sta
     public let port: Int
     private let process: Process
     private let lines = Lines()
+    private let exited = Exit()
 
     /// What the process wrote, appended from the thread that reads its pipe.
     private final class Lines: Sendable {
         let all = Mutex<[String]>([])
+    }
+
+    /// Whether the process has exited, and who waits for it to: its termination handler says so
+    /// from Foundation's thread, without a thread of the concurrency pool ever blocking on it.
+    private final class Exit: Sendable {
+        private let state = Mutex<(exited: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+        func happened() {
+            for waiting in state.withLock({ state in
+                state.exited = true
+                defer { state.waiting = [] }
+                return state.waiting
+            }) { waiting.resume() }
+        }
+
+        func wait() async {
+            await withCheckedContinuation { continuation in
+                let exited = state.withLock { state in
+                    if !state.exited { state.waiting.append(continuation) }
+                    return state.exited
+                }
+                if exited { continuation.resume() }
+            }
+        }
     }
 
     /// The built `storykeep`: beside the test bundle, or in the checkout's debug build.
@@ -39,6 +64,7 @@ public final class ServeProcess: @unchecked Sendable {  // set once, when it sta
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
+        process.terminationHandler = { [exited] _ in exited.happened() }
         try process.run()
         let announced = await firstCapture(in: output.fileHandleForReading, of: /serving on http:\/\/127\.0\.0\.1:([0-9]+)/) {
             [lines] line in lines.all.withLock { $0.append(line) }
@@ -49,9 +75,15 @@ public final class ServeProcess: @unchecked Sendable {  // set once, when it sta
     /// What it has written so far, one element a line.
     public var output: [String] { lines.all.withLock { $0 } }
 
-    /// SIGTERM, as an orchestrator stops it; waits for it to drain and exit.
+    /// SIGTERM, as an orchestrator stops it; it drains and exits by itself (for a `defer`, where
+    /// nothing can be awaited).
     public func stop() {
         process.terminate()
-        process.waitUntilExit()
+    }
+
+    /// SIGTERM, then waits for it to drain and exit: everything it wrote is in ``output`` after.
+    public func stopAndWait() async {
+        process.terminate()
+        await exited.wait()
     }
 }

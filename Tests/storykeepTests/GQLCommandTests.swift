@@ -29,9 +29,9 @@ import Testing
         return directory.path
     }
 
-    func run(query: String, extra: [String] = []) throws -> Storykeep.Result {
+    func run(query: String, extra: [String] = []) async throws -> Storykeep.Result {
         let dir = try directory(["s.graphql": Self.schema, "r.json": Self.root, "q.graphql": query])
-        return try Storykeep.run(
+        return try await Storykeep.run(
             ["gql", "run", "--schema", "\(dir)/s.graphql", "--root", "\(dir)/r.json", "--query", "\(dir)/q.graphql"]
                 + extra)
     }
@@ -44,8 +44,8 @@ import Testing
         #expect(try StorykeepCommand.parseAsRoot(["gql", "bench", "--schema", "s", "--query", "q"]) is GQLBenchCommand)
     }
 
-    @Test func defaultResolversReadTheRootTypenameNamesTheTypeAndErrorRaises() throws {
-        let result = try run(query: """
+    @Test func defaultResolversReadTheRootTypenameNamesTheTypeAndErrorRaises() async throws {
+        let result = try await run(query: """
             { me { name friends { name } } search { __typename ... on Tag { label } ... on Person { name } }
               count secret }
             """)
@@ -67,46 +67,46 @@ import Testing
         #expect(result.output.hasPrefix(#"{"errors":"#))
     }
 
-    @Test func variablesAndOperationName() throws {
+    @Test func variablesAndOperationName() async throws {
         let query = "query A { count } query B($skip: Boolean!) { me { name @skip(if: $skip) } count }"
-        let result = try run(query: query, extra: ["--operation-name", "B", "--variables", #"{"skip": true}"#])
+        let result = try await run(query: query, extra: ["--operation-name", "B", "--variables", #"{"skip": true}"#])
         #expect(result.status == 0)
         #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"data":{"me":{},"count":3}}"#)
     }
 
-    @Test func aDocumentWithErrorsIsAnsweredNotFailed() throws {
-        let invalid = try run(query: "{ nope }")
+    @Test func aDocumentWithErrorsIsAnsweredNotFailed() async throws {
+        let invalid = try await run(query: "{ nope }")
         #expect(invalid.status == 0)
         let response = try GraphQLValue(json: invalid.output)
         #expect(response["data"] == nil)
         #expect(response["errors"]?.listValue?.first?["message"]?.stringValue == #"Cannot query field "nope" on type "Query"."#)
 
-        let unparsable = try run(query: "{ me { ")
+        let unparsable = try await run(query: "{ me { ")
         #expect(unparsable.status == 0)
         #expect(try GraphQLValue(json: unparsable.output)["errors"]?.listValue?.first?["message"]?.stringValue?
             .hasPrefix("Syntax Error") == true)
 
-        let badVariables = try run(query: "query($n: Int!) { count }", extra: ["--variables", "{}"])
+        let badVariables = try await run(query: "query($n: Int!) { count }", extra: ["--variables", "{}"])
         #expect(badVariables.status == 0)
         #expect(try GraphQLValue(json: badVariables.output)["data"] == nil)
     }
 
-    @Test func badUsageExitsNonZero() throws {
+    @Test func badUsageExitsNonZero() async throws {
         let dir = try directory(["s.graphql": Self.schema, "q.graphql": "{ count }", "bad.graphql": "type {"])
-        let missing = try Storykeep.run(["gql", "run", "--schema", "\(dir)/none.graphql", "--query", "\(dir)/q.graphql"])
+        let missing = try await Storykeep.run(["gql", "run", "--schema", "\(dir)/none.graphql", "--query", "\(dir)/q.graphql"])
         #expect(missing.status != 0)
-        let badSchema = try Storykeep.run(["gql", "run", "--schema", "\(dir)/bad.graphql", "--query", "\(dir)/q.graphql"])
+        let badSchema = try await Storykeep.run(["gql", "run", "--schema", "\(dir)/bad.graphql", "--query", "\(dir)/q.graphql"])
         #expect(badSchema.status != 0)
-        let badVariables = try Storykeep.run(
+        let badVariables = try await Storykeep.run(
             ["gql", "run", "--schema", "\(dir)/s.graphql", "--query", "\(dir)/q.graphql", "--variables", "[1]"])
         #expect(badVariables.status != 0)
-        let noSchema = try Storykeep.run(["gql", "run", "--query", "\(dir)/q.graphql"])
+        let noSchema = try await Storykeep.run(["gql", "run", "--query", "\(dir)/q.graphql"])
         #expect(noSchema.status != 0)
     }
 
-    @Test func printPrintsTheCanonicalFormOrTheSyntaxError() throws {
+    @Test func printPrintsTheCanonicalFormOrTheSyntaxError() async throws {
         let dir = try directory(["q.graphql": "query Q($a:Int=1){me{...F}} fragment F on Person{name}", "bad.graphql": "{"])
-        let printed = try Storykeep.run(["gql", "print", "\(dir)/q.graphql"])
+        let printed = try await Storykeep.run(["gql", "print", "\(dir)/q.graphql"])
         #expect(printed.status == 0)
         #expect(
             printed.output == """
@@ -121,15 +121,15 @@ import Testing
                 }
 
                 """)
-        let bad = try Storykeep.run(["gql", "print", "\(dir)/bad.graphql"])
+        let bad = try await Storykeep.run(["gql", "print", "\(dir)/bad.graphql"])
         #expect(bad.status == 0)
         #expect(try GraphQLValue(json: bad.output)["errors"]?.listValue?.first?["locations"] != nil)
     }
 
     /// Figures only: their values are not judged here, only that each is there.
-    @Test func benchPrintsEveryFigure() throws {
+    @Test func benchPrintsEveryFigure() async throws {
         let dir = try directory(["s.graphql": Self.schema, "r.json": Self.root, "q.graphql": "{ me { name } }"])
-        let result = try Storykeep.run(
+        let result = try await Storykeep.run(
             ["gql", "bench", "--schema", "\(dir)/s.graphql", "--root", "\(dir)/r.json", "--query", "\(dir)/q.graphql",
              "--seconds", "0.05"])
         #expect(result.status == 0)
@@ -138,7 +138,7 @@ import Testing
         #expect(figures.objectValue?.values.allSatisfy { $0.doubleValue != nil } == true)
 
         let invalid = try directory(["s.graphql": Self.schema, "q.graphql": "{ nope }"])
-        let parseOnly = try GraphQLValue(json: try Storykeep.run(
+        let parseOnly = try GraphQLValue(json: try await Storykeep.run(
             ["gql", "bench", "--schema", "\(invalid)/s.graphql", "--query", "\(invalid)/q.graphql", "--seconds", "0.05"]
         ).output)
         #expect(parseOnly["parse_us"]?.doubleValue != nil && parseOnly["cached_us"]?.isNull == true)

@@ -13,16 +13,16 @@ import Testing
         #expect(export.tenant == "demo" && export.person == "kid-one" && export.output == "x.zip")
     }
 
-    @Test func itWritesTheZipOfAPersonByUsernameOrId() throws {
+    @Test func itWritesTheZipOfAPersonByUsernameOrId() async throws {
         try TestDatabase.requireEnvironment()
         let (dir, slug) = try TenantCommandTests().tenantDirectory()
-        #expect(try Storykeep.run("tenant", "apply", dir).status == 0)
-        let created = try Storykeep.run("user", "create", "--tenant", slug, "--role", "YOUNG_PERSON", "--username", "kid-one", "--json")
+        #expect(try await Storykeep.run("tenant", "apply", dir).status == 0)
+        let created = try await Storykeep.run("user", "create", "--tenant", slug, "--role", "YOUNG_PERSON", "--username", "kid-one", "--json")
         #expect(created.status == 0, "\(created.errors)")
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(slug).zip").path
         defer { try? FileManager.default.removeItem(atPath: output) }
 
-        let result = try Storykeep.run("person", "export", "--tenant", slug, "--person", "KID-ONE", "--output", output)
+        let result = try await Storykeep.run("person", "export", "--tenant", slug, "--person", "KID-ONE", "--output", output)
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.hasPrefix("wrote \(output) ("))
         #expect(result.errors.contains("export: [########################] 100%"))
@@ -35,10 +35,10 @@ import Testing
 
         let json = try #require(try JSONSerialization.jsonObject(with: Data(created.output.utf8)) as? [String: Any])
         let id = try #require(json["personId"] as? String)
-        let byID = try Storykeep.run("person", "export", "--tenant", slug, "--person", id, "--output", output)
+        let byID = try await Storykeep.run("person", "export", "--tenant", slug, "--person", id, "--output", output)
         #expect(byID.status == 0, "\(byID.errors)")
 
-        let unknown = try Storykeep.run("person", "export", "--tenant", slug, "--person", "nobody-here", "--output", output)
+        let unknown = try await Storykeep.run("person", "export", "--tenant", slug, "--person", "nobody-here", "--output", output)
         #expect(unknown.status != 0 && unknown.errors.contains("no person nobody-here"))
     }
 }

@@ -111,9 +111,10 @@ final class PgBouncer: @unchecked Sendable {  // set once, when it starts
         try #require(loopbackPortAnswers(port), "PgBouncer did not start: \((try? String(contentsOf: directory.appending(path: "pgbouncer.log"), encoding: .utf8)) ?? "")")
     }
 
+    /// SIGTERM, and removes its folder without waiting for it to exit (it needs the folder no
+    /// more; a `defer` would hold a thread of the concurrency pool meanwhile).
     func stop() {
         process.terminate()
-        process.waitUntilExit()
         try? FileManager.default.removeItem(at: directory)
     }
 }

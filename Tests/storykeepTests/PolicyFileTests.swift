@@ -7,8 +7,8 @@ import Testing
 @Suite struct PolicyFileTests {
     static let regenerate = ".build/debug/storykeep schema policies > Schema/policies.sql"
 
-    @Test func schemaPoliciesSQLIsTheCatalogs() throws {
-        let listed = try Storykeep.run("schema", "policies")
+    @Test func schemaPoliciesSQLIsTheCatalogs() async throws {
+        let listed = try await Storykeep.run("schema", "policies")
         #expect(listed.status == 0, "storykeep schema policies failed: \(listed.errors)")
         // What the command reads: each table's flags and policies, in SQL.
         #expect(listed.output.contains("alter table entries force row level security;"), "\(listed.output.prefix(500))")

@@ -18,16 +18,16 @@ import Testing
         #expect(throws: (any Error).self) { try StorykeepCommand.parseAsRoot(["seed", "--until", "yesterday"]) }
     }
 
-    func seed(prefix: String, seed: Int) throws -> Storykeep.Result {
-        try Storykeep.run(
+    func seed(prefix: String, seed: Int) async throws -> Storykeep.Result {
+        try await Storykeep.run(
             "seed", "--seed", String(seed), "--tenant-prefix", prefix, "--tenants", "2", "--people", "6", "--entries", "400",
             "--heavy-person-entries", "120", "--days", "90")
     }
 
-    @Test func itSeedsReproduciblyShowingProgressAndASummary() throws {
+    @Test func itSeedsReproduciblyShowingProgressAndASummary() async throws {
         try TestDatabase.requireEnvironment()
         let prefix = "sc-" + UUID().uuidString.prefix(6).lowercased()
-        let first = try seed(prefix: prefix, seed: 5)
+        let first = try await seed(prefix: prefix, seed: 5)
         #expect(first.status == 0, "\(first.errors)")
         // Progress on standard error (not a terminal here: whole lines), the summary on standard output.
         #expect(first.errors.contains("seed: tenants..."))
@@ -40,16 +40,16 @@ import Testing
         let digest = try #require(first.output.split(separator: "\n").first { $0.hasPrefix("digest: ") })
 
         // The same seed again (other tenants): the same data; another seed: other data.
-        let again = try seed(prefix: prefix + "-b", seed: 5)
+        let again = try await seed(prefix: prefix + "-b", seed: 5)
         #expect(again.status == 0, "\(again.errors)")
         #expect(again.output.split(separator: "\n").first { $0.hasPrefix("digest: ") } == digest)
-        let other = try seed(prefix: prefix + "-c", seed: 6)
+        let other = try await seed(prefix: prefix + "-c", seed: 6)
         #expect(other.output.split(separator: "\n").first { $0.hasPrefix("digest: ") } != digest)
 
         // Never over existing tenants.
-        let twice = try seed(prefix: prefix, seed: 5)
+        let twice = try await seed(prefix: prefix, seed: 5)
         #expect(twice.status != 0)
         #expect(twice.errors.contains("tenant \(prefix)-1 exists already"))
-        #expect(try Storykeep.run("tenant", "list").output.contains("\(prefix)-2  enabled"))
+        #expect(try await Storykeep.run("tenant", "list").output.contains("\(prefix)-2  enabled"))
     }
 }

@@ -4,10 +4,10 @@ import Testing
 extension TenantCommandTests {
     /// Issue 17, languages: `tenant apply --check` names a malformed translation at its key, with
     /// the file's other problems, without a database.
-    @Test func checkReportsAMalformedTranslation() throws {
+    @Test func checkReportsAMalformedTranslation() async throws {
         let (dir, slug) = try tenantDirectory(
             extra: "languages: [en, cy]\ncheckInQuestion: { en: How are you?, pl: Jak się masz? }\nsuggestedTags: [{ cy: ysgol }]")
-        let result = try Storykeep.run("tenant", "apply", "--check", dir)
+        let result = try await Storykeep.run("tenant", "apply", "--check", dir)
         #expect(result.status != 0)
         let file = "\(dir)/\(slug).yaml"
         for problem in [

@@ -35,18 +35,18 @@ import Testing
     @Test func aPasswordFromStandardInputLogsInAtOnceAndIfAbsentKeepsThePerson() async throws {
         try TestDatabase.requireEnvironment()
         let (dir, slug) = try TenantCommandTests().tenantDirectory()
-        #expect(try Storykeep.run("tenant", "apply", dir).status == 0)
+        #expect(try await Storykeep.run("tenant", "apply", dir).status == 0)
         let create = ["user", "create", "--tenant", slug, "--role", "AGENCY_ADMIN", "--email", "Demo.Admin@example.org",
                       "--password-stdin", "--if-absent"]
 
-        let first = try Storykeep.run(create, input: "demo admin password\n")
+        let first = try await Storykeep.run(create, input: "demo admin password\n")
         #expect(first.status == 0, "\(first.errors)")
         #expect(first.output.hasPrefix("Created AGENCY_ADMIN Demo.Admin (Demo.Admin@example.org) in \(slug), id "), "\(first.output)")
         #expect(first.output.contains("with the password given"))
         #expect(!first.output.contains("Activation code"))
 
         // Again, with another password and the email in other case: nothing changes, and it succeeds.
-        let again = try Storykeep.run(
+        let again = try await Storykeep.run(
             ["user", "create", "--tenant", slug, "--role", "AGENCY_ADMIN", "--email", "demo.admin@EXAMPLE.org", "--password-stdin",
              "--if-absent", "--json"], input: "another password here\n")
         #expect(again.status == 0, "\(again.errors)")
@@ -54,7 +54,7 @@ import Testing
         #expect(Set(object.keys) == ["personId", "created"])
         #expect(object["created"] as? Bool == false)
         #expect(first.output.contains(object["personId"] as? String ?? "?"))
-        let text = try Storykeep.run(create, input: "demo admin password\n")
+        let text = try await Storykeep.run(create, input: "demo admin password\n")
         #expect(text.status == 0, "\(text.errors)")
         #expect(text.output.hasPrefix("Already there: AGENCY_ADMIN Demo.Admin (Demo.Admin@example.org)"), "\(text.output)")
         #expect(text.output.hasSuffix("nothing changed.\n"))
@@ -67,7 +67,7 @@ import Testing
         #expect(other.error == "That username or password is not right.")
 
         // Without --if-absent, the same email is refused, naming the option.
-        let twice = try Storykeep.run(Array(create.dropLast()), input: "demo admin password\n")
+        let twice = try await Storykeep.run(Array(create.dropLast()), input: "demo admin password\n")
         #expect(twice.status != 0)
         #expect(twice.errors.contains("--email: Someone in this agency already has this email."), "\(twice.errors)")
     }
@@ -75,19 +75,19 @@ import Testing
     @Test func aYoungPersonByUsernameAndTheRulesOnThePassword() async throws {
         try TestDatabase.requireEnvironment()
         let (dir, slug) = try TenantCommandTests().tenantDirectory()
-        #expect(try Storykeep.run("tenant", "apply", dir).status == 0)
+        #expect(try await Storykeep.run("tenant", "apply", dir).status == 0)
         let create = ["user", "create", "--tenant", slug, "--role", "YOUNG_PERSON", "--username", "sam.demo", "--password-stdin",
                       "--if-absent", "--json"]
 
         // The tenant's policy (at least 10 characters) and an empty standard input are refused.
-        let short = try Storykeep.run(create, input: "short\n")
+        let short = try await Storykeep.run(create, input: "short\n")
         #expect(short.status != 0)
         #expect(short.errors.contains("--password-stdin: Your password needs at least 10 characters."), "\(short.errors)")
-        let empty = try Storykeep.run(create, input: "")
+        let empty = try await Storykeep.run(create, input: "")
         #expect(empty.status != 0)
         #expect(empty.errors.contains("--password-stdin: no password on standard input"), "\(empty.errors)")
 
-        let made = try Storykeep.run(create, input: "sam's demo password")
+        let made = try await Storykeep.run(create, input: "sam's demo password")
         #expect(made.status == 0, "\(made.errors)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(made.output.utf8)) as? [String: Any])
         #expect(object["created"] as? Bool == true)
@@ -96,7 +96,7 @@ import Testing
         #expect(sam.token != nil, "\(sam.error ?? "")")
 
         // --if-absent finds the username, but not as someone of another role.
-        let asCarer = try Storykeep.run(
+        let asCarer = try await Storykeep.run(
             ["user", "create", "--tenant", slug, "--role", "CARER", "--username", "sam.demo", "--email", "sam@example.org",
              "--if-absent"])
         #expect(asCarer.status != 0)
@@ -105,10 +105,10 @@ import Testing
         // Without a password, --if-absent issues a code the first time only.
         let coded = ["user", "create", "--tenant", slug, "--role", "CARER", "--email", "carer@example.org", "--if-absent", "--json"]
         let withCode = try #require(
-            try JSONSerialization.jsonObject(with: Data(try Storykeep.run(coded).output.utf8)) as? [String: Any])
+            try JSONSerialization.jsonObject(with: Data(try await Storykeep.run(coded).output.utf8)) as? [String: Any])
         #expect(Set(withCode.keys) == ["personId", "activationCode", "created"])
         let noCode = try #require(
-            try JSONSerialization.jsonObject(with: Data(try Storykeep.run(coded).output.utf8)) as? [String: Any])
+            try JSONSerialization.jsonObject(with: Data(try await Storykeep.run(coded).output.utf8)) as? [String: Any])
         #expect(Set(noCode.keys) == ["personId", "created"])
         #expect(noCode["personId"] as? String == withCode["personId"] as? String)
     }
