@@ -66,12 +66,6 @@ where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() an
 order by e.day desc, e.created_at desc, e.id desc
 limit $9"""
 
-# JournalStatements.entriesByID
-ENTRIES_BY_ID = """select e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at
-from entries e
-where e.tenant_id = current_tenant_id() and e.author_id = current_person_id()
-  and e.id = any($1::uuid[]) and e.archived_at is null"""
-
 # TagStatements.tagsOfEntries
 TAGS_OF_ENTRIES = """select et.entry_id, t.id, t.name
 from entry_tags et join tags t on t.tenant_id = et.tenant_id and t.id = et.tag_id
@@ -112,7 +106,7 @@ CREATE_ENTRY = """with new_entry as (
             coalesce((select string_agg(t.name, ' ' order by t.name_key) from tags t
                       where t.tenant_id = current_tenant_id() and t.owner_id = current_person_id()
                         and t.id = any($7::uuid[])), ''))
-    returning tenant_id, id, author_id
+    returning tenant_id, author_id, id, day, kind, body, mood, background, suggestion, created_at, updated_at, archived_at
 ), tag_links as (
     insert into entry_tags (tenant_id, entry_id, tag_id, author_id)
     select e.tenant_id, e.id, t.id, e.author_id from new_entry e, unnest($7::uuid[]) as t (id)
@@ -121,7 +115,7 @@ CREATE_ENTRY = """with new_entry as (
     select e.tenant_id, e.id, m.id, e.author_id, m.ord - 1
     from new_entry e, unnest($8::uuid[]) with ordinality as m (id, ord)
 )
-select id from new_entry"""
+select id, day, kind, body, mood, background, suggestion, created_at, updated_at, archived_at from new_entry"""
 
 # EarningStatements: its fragments, then entryCreated and award.
 _TAGS_ON_ENTRIES = """(select count(*)::int from tags t
@@ -603,14 +597,14 @@ class Mutation:
             raise BadInput("input.mediaIds", f"the file {check[3][0]} belongs to another entry")
         if check[4]:
             raise BadInput("input.date", "that day already has a mood check-in; check in again to change it")
-        entry_id = (await context.fetch(CREATE_ENTRY, day, input.kind.value, input.text, input.mood, input.background,
-                                        input.suggestion, tag_ids, media_ids))[0][0]
-        # JournalStore.createEntry reads the entry back (entry(id:)), then the mutation publishes
-        # EntryCreated, whose handler pays the rewards.
-        rows = await context.fetch(ENTRIES_BY_ID, [entry_id])
-        media = await media_of_entries(context, [entry_id])
+        row = (await context.fetch(CREATE_ENTRY, day, input.kind.value, input.text, input.mood, input.background,
+                                   input.suggestion, tag_ids, media_ids))[0]
+        entry_id = row[0]
+        # JournalStore.createEntry reads the files of an entry that has some, then the mutation
+        # publishes EntryCreated, whose handler pays the rewards.
+        media = await media_of_entries(context, [entry_id]) if media_ids else {}
         await earn(context, person, role, entry_id, input.kind.value)
-        return entry_of(rows[0], attached=media.get(entry_id, []))
+        return entry_of(row, attached=media.get(entry_id, []))
 
     @strawberry.mutation
     async def login(self, info: strawberry.Info, username: str, password: str) -> LoginPayload:
@@ -695,8 +689,7 @@ async def log_in(context, username, password):
     person, role = account[0], account[1]
     async with pool.acquire() as connection:
         async with connection.transaction():
-            await connection.fetchrow(SETTINGS, *settings(tenant, role="LOGIN", login_name=name))
-            await connection.fetchrow(ENTER, tenant.setting_id, str(person).upper(), role, "", "")
+            await connection.fetchrow(SETTINGS, *settings(tenant, person=str(person).upper(), role=role))
             await connection.execute(PERSON_FAILURES["reset"], person)
             token = base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode()
             expires_at = (await connection.fetchrow(START_SESSION, person, hashlib.sha256(token.encode()).digest(),

@@ -231,6 +231,10 @@ public struct PostgresStatement: Sendable {
     public var parameters: [(any PostgresEncodable)?]
 
     public init(_ sql: String, _ parameters: (any PostgresEncodable)?...) {
+        self.init(sql, parameters: parameters)
+    }
+
+    public init(_ sql: String, parameters: [(any PostgresEncodable)?]) {
         self.sql = sql
         self.parameters = parameters
     }

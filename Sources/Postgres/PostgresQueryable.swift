@@ -14,12 +14,24 @@ public protocol PostgresQueryable: Sendable {
     /// text format (a row per line, tab-separated, `\N` for NULL). Returns the number of rows
     /// copied. If `feed` throws, the COPY is aborted and the error rethrown.
     func copyIn(_ sql: String, _ feed: (PostgresCopyWriter) async throws -> Void) async throws -> Int
+
+    /// Runs `statements` together, in one round trip (libpq's pipeline mode), and returns their
+    /// rows in order; the first that fails throws its error (``PostgresConnection/query(together:)``).
+    func query(together statements: [PostgresStatement]) async throws -> [PostgresRows]
 }
 
 extension PostgresQueryable {
     /// Runs one statement: `try await tx.query("select name from t where id = $1", id)`.
     public func query(_ sql: String, _ parameters: (any PostgresEncodable)?...) async throws -> PostgresRows {
         try await query(sql, parameters: parameters)
+    }
+
+    /// Runs `statements` one after the other: what a conformer that cannot send them together
+    /// (a wrapper that counts them, say) does.
+    public func query(together statements: [PostgresStatement]) async throws -> [PostgresRows] {
+        var rows: [PostgresRows] = []
+        for statement in statements { rows.append(try await query(statement.sql, parameters: statement.parameters)) }
+        return rows
     }
 
     /// Runs one statement and returns how many rows it inserted, updated or deleted.

@@ -70,9 +70,9 @@ package enum Login {
         }
         // Through the gate (see AsyncGate): a burst of logins takes a few connections, not the pool.
         let (failures, account): (Int, Account?) = try await services.loginGate.withPermit {
-            try await context.transaction(loginContext) { tx in
-                let rows = try await tx.query(LoginStatements.account)
-                let account = try rows.first.flatMap { row -> Account? in
+            // BEGIN, the LOGIN context and the account's lookup: one round trip.
+            try await context.transaction(loginContext, beginningWith: [PostgresStatement(LoginStatements.account)]) { rows, tx in
+                let account = try rows[0].first.flatMap { row -> Account? in
                     guard let role = PersonRole(rawValue: try row.decode(String.self, at: 1)) else { return nil }
                     return Account(
                         personID: try row.decode(UUID.self, at: 0), role: role, disabled: try row.decode(Bool.self, at: 2),
@@ -95,8 +95,7 @@ package enum Login {
         let newHash = verification.needsRehash ? try await services.hasher.hash(password) : nil
 
         let person = AccountContext.person(tenantID: tenant.id, personID: account.personID, role: account.role)
-        return try await context.transaction(loginContext) { tx in
-            try await person.enter(on: tx)
+        return try await context.transaction(person) { tx in
             if let newHash {
                 try await tx.execute(LoginStatements.replacePassword, account.personID, newHash)
             }

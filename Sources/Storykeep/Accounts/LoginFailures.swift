@@ -50,10 +50,13 @@ public enum LoginFailures {
     /// The failures recorded for `subject`. With `locking`, first takes a transaction-level
     /// advisory lock on the tenant and subject, so that concurrent attempts are judged one after
     /// the other, each seeing the failures counted before it — also before the first failure,
-    /// when there is no row yet that a row lock could hold.
+    /// when there is no row yet that a row lock could hold. The lock and the read travel in one
+    /// round trip: PostgreSQL runs the read once it holds the lock.
     public static func read(_ subject: Subject, in tx: some PostgresQueryable, locking: Bool = false) async throws -> Record {
-        if locking { _ = try await tx.query(subject.statements.lock, parameters: subject.parameters) }
-        let rows = try await tx.query(subject.statements.read, parameters: subject.parameters)
+        let read = PostgresStatement(subject.statements.read, parameters: subject.parameters)
+        let rows = try await locking
+            ? tx.query(together: [PostgresStatement(subject.statements.lock, parameters: subject.parameters), read])[1]
+            : tx.query(read.sql, parameters: read.parameters)
         let row = rows[0]
         return Record(
             failures: try row.decode(Int.self, at: 0), lastFailureAt: try row.decode(Date?.self, at: 1),

@@ -111,6 +111,20 @@ public final class ResolverContext: Sendable {
         return try result.get()
     }
 
+    /// The same, with `statements` sent with BEGIN and the context's settings in one round trip
+    /// (in the request's transaction, together after the context is entered): `body` gets their
+    /// rows, in order, and the transaction.
+    public func transaction<T: Sendable>(
+        _ context: AccountContext? = nil, beginningWith statements: [PostgresStatement],
+        _ body: ([PostgresRows], PostgresTransaction) async throws -> T
+    ) async throws -> T {
+        guard requestTransaction != nil else {
+            return try await services.pool.transaction(
+                settings: services.requestSettings(context ?? accountContext), beginningWith: statements, body)
+        }
+        return try await transaction(context) { tx in try await body(try await tx.query(together: statements), tx) }
+    }
+
     /// Runs `body`, which only reads and may read a moment-old copy (the agency's figures, the
     /// export's documents), in a transaction of its own on the standby of `database.readUrl`, in
     /// the viewer's context, as on the primary; without a read pool, as ``transaction(_:_:)``.

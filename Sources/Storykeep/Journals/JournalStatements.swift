@@ -10,8 +10,9 @@
 enum JournalStatements {
     // MARK: Writing
 
-    /// A new entry with its tag and media links, in one statement; returns its id. `tag_names`
-    /// (the search text of the tags) is the names of the tags $7, as `TagStore` keeps it.
+    /// A new entry with its tag and media links, in one statement; returns the entry as
+    /// `EntryRows.decode` reads it, so that nothing is read again. `tag_names` (the search text of
+    /// the tags) is the names of the tags $7, as `TagStore` keeps it.
     ///
     /// $1 day, $2 kind, $3 text, $4 mood, $5 background, $6 suggestion, $7 tag ids (uuid[]),
     /// $8 media ids (uuid[], in their order in the entry).
@@ -22,7 +23,7 @@ enum JournalStatements {
                     coalesce((select string_agg(t.name, ' ' order by t.name_key) from tags t
                               where t.tenant_id = current_tenant_id() and t.owner_id = current_person_id()
                                 and t.id = any($7::uuid[])), ''))
-            returning tenant_id, id, author_id
+            returning tenant_id, author_id, id, day, kind, body, mood, background, suggestion, created_at, updated_at, archived_at
         ), tag_links as (
             insert into entry_tags (tenant_id, entry_id, tag_id, author_id)
             select e.tenant_id, e.id, t.id, e.author_id from new_entry e, unnest($7::uuid[]) as t (id)
@@ -31,13 +32,14 @@ enum JournalStatements {
             select e.tenant_id, e.id, m.id, e.author_id, m.ord - 1
             from new_entry e, unnest($8::uuid[]) with ordinality as m (id, ord)
         )
-        select id from new_entry
+        select id, day, kind, body, mood, background, suggestion, created_at, updated_at, archived_at from new_entry
         """
 
     /// Makes the live entry $1 what the parameters say, its tags those of $8 (the links of the
     /// others removed, the new ones added), and removes its media links, which
     /// ``attachMedia`` then writes again in their new order (one statement could not order the
-    /// deletion before the insertion).
+    /// deletion before the insertion). Returns the entry as `EntryRows.decode` reads it, or no
+    /// row when the person has no live entry $1.
     ///
     /// $1 entry id, $2 day, $3 kind, $4 text, $5 mood, $6 background, $7 suggestion, $8 tag ids (uuid[]).
     static let updateEntry = """
@@ -49,7 +51,7 @@ enum JournalStatements {
                 updated_at = clock_timestamp()
             where tenant_id = current_tenant_id() and author_id = current_person_id() and id = $1
               and archived_at is null
-            returning tenant_id, id, author_id
+            returning tenant_id, author_id, id, day, kind, body, mood, background, suggestion, created_at, updated_at, archived_at
         ), untagged as (
             delete from entry_tags et using updated u
             where et.tenant_id = u.tenant_id and et.entry_id = u.id and et.tag_id <> all($8::uuid[])
@@ -57,8 +59,10 @@ enum JournalStatements {
             insert into entry_tags (tenant_id, entry_id, tag_id, author_id)
             select u.tenant_id, u.id, t.id, u.author_id from updated u, unnest($8::uuid[]) as t (id)
             on conflict do nothing
+        ), unlinked as (
+            delete from entry_media em using updated u where em.tenant_id = u.tenant_id and em.entry_id = u.id
         )
-        delete from entry_media em using updated u where em.tenant_id = u.tenant_id and em.entry_id = u.id
+        select id, day, kind, body, mood, background, suggestion, created_at, updated_at, archived_at from updated
         """
 
     /// Links the files $2 to the person's entry $1, in that order.

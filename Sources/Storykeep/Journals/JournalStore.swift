@@ -29,7 +29,7 @@ public struct JournalStore<Database: PostgresQueryable>: Sendable {
             JournalStatements.createEntry,
             valid.day, valid.kind.rawValue, input.text, input.mood, input.background, input.suggestion,
             valid.tagIDs, valid.mediaIDs)
-        return try await entry(id: try rows[0].decode(UUID.self, at: 0))!
+        return try await withMedia(EntryRows.decode(rows[0]).entry, valid.mediaIDs)
     }
 
     /// Makes the live entry `id` what `input` says: every field, its tags and its media
@@ -37,12 +37,23 @@ public struct JournalStore<Database: PostgresQueryable>: Sendable {
     /// person has no live entry `id`.
     public func updateEntry(id: UUID, _ input: EntryInput) async throws -> Entry {
         let valid = try await validate(input, entryID: id)
-        try await database.execute(
+        let rows = try await database.query(
             JournalStatements.updateEntry,
             id, valid.day, valid.kind.rawValue, input.text, input.mood, input.background, input.suggestion, valid.tagIDs)
+        // The entry can have gone between the check and the update (deleted by a request beside).
+        guard let row = rows.first else { throw JournalError.notFound(id: id) }
         // Its files again, in their new order, now that the old links are gone.
         try await database.execute(JournalStatements.attachMedia, id, valid.mediaIDs)
-        return try await entry(id: id)!
+        return try await withMedia(EntryRows.decode(row).entry, valid.mediaIDs)
+    }
+
+    /// `entry` just written with the files `mediaIDs`, with their descriptions: read in one
+    /// statement, none when it has no file.
+    private func withMedia(_ entry: Entry, _ mediaIDs: [UUID]) async throws -> Entry {
+        guard !mediaIDs.isEmpty else { return entry }
+        var entries = [entry]
+        try await EntryRows.attach(to: &entries, on: database)
+        return entries[0]
     }
 
     /// Deletes the person's live entry `id` as of `now`: it moves to the archive (see the archive
