@@ -20,6 +20,22 @@ import Testing
         #expect(print(try parse("query Q { a }")) == "query Q {\n  a\n}")
     }
 
+    /// Found by `make fuzz`: the short form after `enum E` printed `enum E\n\n{ A false }`, which
+    /// parses as the enum's values (and `false` cannot be one). After a definition that could take
+    /// a body, the query keeps its keyword, and the printed text parses to the same document.
+    @Test func aShortFormQueryAfterADefinitionWithoutABodyKeepsItsKeyword() throws {
+        for (source, printed) in [
+            ("enum E query{ A false }", "enum E\n\nquery {\n  A\n  false\n}"),
+            ("type T @d query { a }", "type T @d\n\nquery {\n  a\n}"),
+            ("extend schema @d query { a }", "extend schema @d\n\nquery {\n  a\n}"),
+            ("enum E { A } { a }", "enum E {\n  A\n}\n\n{\n  a\n}"),
+            ("{ a } { b }", "{\n  a\n}\n\n{\n  b\n}"),
+        ] {
+            #expect(print(try parse(source)) == printed, "\(source)")
+            #expect(print(try parse(printed)) == printed, "\(source)")
+        }
+    }
+
     @Test func printsValuesAndTypes() throws {
         #expect(print(try parseValue(Source(#"{a: "\u00e9\n", b: [A, 1.5]}"#))) == #"{ a: "é\n", b: [A, 1.5] }"#)
         #expect(print(try parseType(Source("[ [A!] ]!"))) == "[[A!]]!")

@@ -24,8 +24,37 @@ enum Printer {
 
     // MARK: - Document and executable definitions
 
+    /// One exception to graphql-core's form: a query in the `{ … }` short form right after a
+    /// definition that ends without a body of its own (`enum E`, `type T @d`, `extend schema @d`)
+    /// keeps its `query` keyword, which graphql-core drops; without it the printed text would
+    /// give that definition the query's selections as its body (`enum E { a }`), or not parse.
     static func document(_ node: Document) -> String {
-        join(node.definitions.map(definition), "\n\n")
+        join(
+            node.definitions.indices.map { index in
+                let printed = definition(node.definitions[index])
+                guard index > 0, endsWhereABodyCouldFollow(node.definitions[index - 1]), printed.hasPrefix("{") else { return printed }
+                return "query " + printed
+            }, "\n\n")
+    }
+
+    /// Whether a `{` after `node` would be read as `node`'s own body: an object, interface, input
+    /// or enum type (or its extension) without fields or values, a schema extension without
+    /// operation types.
+    static func endsWhereABodyCouldFollow(_ node: Definition) -> Bool {
+        let type: TypeDefinition
+        switch node {
+        case .type(let definition): type = definition
+        case .typeExtension(let extension_): type = extension_.definition
+        case .schemaExtension(let schema): return schema.operationTypes.isEmpty
+        case .operation, .fragment, .schema, .directive: return false
+        }
+        switch type {
+        case .object(let object): return object.fields.isEmpty
+        case .interface(let interface): return interface.fields.isEmpty
+        case .enum(let enumeration): return enumeration.values.isEmpty
+        case .inputObject(let input): return input.fields.isEmpty
+        case .scalar, .union: return false
+        }
     }
 
     static func definition(_ node: Definition) -> String {
