@@ -99,23 +99,29 @@ CHECK_INPUT = """select
         where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.day = $5
           and e.kind = 'MOOD' and e.archived_at is null and e.id is distinct from $3)"""
 
-# JournalStatements.createEntry
-CREATE_ENTRY = """with new_entry as (
+# JournalStatements.createEntry: checkInput's row, and the insert it holds back
+CREATE_ENTRY = """with checked (live, unknown_tags, unknown_media, attached_media, day_taken) as (
+""" + CHECK_INPUT + """
+), new_entry as (
     insert into entries (tenant_id, author_id, day, kind, body, mood, background, suggestion, tag_names)
-    values (current_tenant_id(), current_person_id(), $1, $2, $3, $4, $5, $6,
-            coalesce((select string_agg(t.name, ' ' order by t.name_key) from tags t
-                      where t.tenant_id = current_tenant_id() and t.owner_id = current_person_id()
-                        and t.id = any($7::uuid[])), ''))
+    select current_tenant_id(), current_person_id(), $5, $4, $6, $7, $8, $9,
+           coalesce((select string_agg(t.name, ' ' order by t.name_key) from tags t
+                     where t.tenant_id = current_tenant_id() and t.owner_id = current_person_id()
+                       and t.id = any($1::uuid[])), '')
+    from checked c
+    where cardinality(c.unknown_tags) = 0 and cardinality(c.unknown_media) = 0
+      and cardinality(c.attached_media) = 0 and not c.day_taken
     returning tenant_id, author_id, id, day, kind, body, mood, background, suggestion, created_at, updated_at, archived_at
 ), tag_links as (
     insert into entry_tags (tenant_id, entry_id, tag_id, author_id)
-    select e.tenant_id, e.id, t.id, e.author_id from new_entry e, unnest($7::uuid[]) as t (id)
+    select e.tenant_id, e.id, t.id, e.author_id from new_entry e, unnest($1::uuid[]) as t (id)
 ), media_links as (
     insert into entry_media (tenant_id, entry_id, media_id, author_id, position)
     select e.tenant_id, e.id, m.id, e.author_id, m.ord - 1
-    from new_entry e, unnest($8::uuid[]) with ordinality as m (id, ord)
+    from new_entry e, unnest($2::uuid[]) with ordinality as m (id, ord)
 )
-select id, day, kind, body, mood, background, suggestion, created_at, updated_at, archived_at from new_entry"""
+select c.*, e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at
+from checked c left join new_entry e on true"""
 
 # EarningStatements: its fragments, then entryCreated and award.
 _TAGS_ON_ENTRIES = """(select count(*)::int from tags t
@@ -588,7 +594,9 @@ class Mutation:
         if input.kind == EntryKind.MOOD and input.mood is None:
             raise BadInput("input.mood", "a MOOD entry needs a mood")
         tag_ids, media_ids = uuids(input.tag_ids, "input.tagIds"), uuids(input.media_ids, "input.mediaIds")
-        check = (await context.fetch(CHECK_INPUT, tag_ids, media_ids, None, input.kind.value, day))[0]
+        row = (await context.fetch(CREATE_ENTRY, tag_ids, media_ids, None, input.kind.value, day, input.text, input.mood,
+                                   input.background, input.suggestion))[0]
+        check, row = tuple(row)[:5], tuple(row)[5:]
         if check[1]:
             raise BadInput("input.tagIds", f"no tag of yours has the id {check[1][0]}")
         if check[2]:
@@ -597,8 +605,6 @@ class Mutation:
             raise BadInput("input.mediaIds", f"the file {check[3][0]} belongs to another entry")
         if check[4]:
             raise BadInput("input.date", "that day already has a mood check-in; check in again to change it")
-        row = (await context.fetch(CREATE_ENTRY, day, input.kind.value, input.text, input.mood, input.background,
-                                   input.suggestion, tag_ids, media_ids))[0]
         entry_id = row[0]
         # JournalStore.createEntry reads the files of an entry that has some, then the mutation
         # publishes EntryCreated, whose handler pays the rewards.

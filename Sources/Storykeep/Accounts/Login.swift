@@ -103,9 +103,15 @@ package enum Login {
             if let options = try await PasskeyLogin.secondStep(person: account.personID, role: account.role, context: context, in: tx) {
                 return .passkeyRequired(options: options)
             }
-            try await LoginFailures.reset(.person(account.personID), in: tx)
-            let (token, expiresAt) = try await Sessions.start(in: tx, personID: account.personID, policy: services.sessions)
-            guard let record = try await PersonRecord.find(account.personID, in: tx) else { throw GraphQLError.internal() }
+            // Three statements that need nothing of each other: one round trip.
+            let gathering = tx.gathering(participants: 3)
+            async let reset: Void = gathering.participate { try await LoginFailures.reset(.person(account.personID), in: tx) }
+            async let session = gathering.participate {
+                try await Sessions.start(in: tx, personID: account.personID, policy: services.sessions)
+            }
+            async let personRecord = gathering.participate { try await PersonRecord.find(account.personID, in: tx) }
+            let (_, (token, expiresAt), found) = try await (reset, session, personRecord)
+            guard let record = found else { throw GraphQLError.internal() }
             try await context.publish(LoggedIn(personID: account.personID), in: tx)
             return .loggedIn(payload(token: token, expiresAt: expiresAt, person: record, tenant: tenant))
         }

@@ -6,21 +6,21 @@ import Postgres
 /// the loading of the media of a whole set of entries in one statement, whatever its size (no
 /// statement per entry).
 package enum EntryRows {
-    /// Decodes a row that starts with the columns `e.id, e.day, e.kind, e.body, e.mood,
+    /// Decodes a row whose columns from `first` on are `e.id, e.day, e.kind, e.body, e.mood,
     /// e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at` of `entries e`, with
     /// its position in the journal's order; the media are left empty for `attach` to fill.
-    package static func decode(_ row: PostgresRow) throws -> (entry: Entry, position: EntryPosition) {
-        let kindName = try row.decode(String.self, at: 2)
+    package static func decode(_ row: PostgresRow, from first: Int = 0) throws -> (entry: Entry, position: EntryPosition) {
+        let kindName = try row.decode(String.self, at: first + 2)
         guard let kind = EntryKind(rawValue: kindName) else {
             throw PostgresError(kind: .decoding, message: "unknown entry kind \(kindName)")
         }
         let entry = Entry(
-            id: try row.decode(UUID.self, at: 0), day: try row.decode(PostgresDate.self, at: 1), kind: kind,
-            text: try row.decode(String?.self, at: 3), mood: try row.decode(String?.self, at: 4),
-            background: try row.decode(String?.self, at: 5), suggestion: try row.decode(String?.self, at: 6),
-            media: [], createdAt: try row.decode(Date.self, at: 7), updatedAt: try row.decode(Date.self, at: 8),
-            archivedAt: try row.decode(Date?.self, at: 9))
-        return (entry, EntryPosition(day: entry.day, createdAt: try row.decode(PostgresTimestamp.self, at: 7), id: entry.id))
+            id: try row.decode(UUID.self, at: first), day: try row.decode(PostgresDate.self, at: first + 1), kind: kind,
+            text: try row.decode(String?.self, at: first + 3), mood: try row.decode(String?.self, at: first + 4),
+            background: try row.decode(String?.self, at: first + 5), suggestion: try row.decode(String?.self, at: first + 6),
+            media: [], createdAt: try row.decode(Date.self, at: first + 7), updatedAt: try row.decode(Date.self, at: first + 8),
+            archivedAt: try row.decode(Date?.self, at: first + 9))
+        return (entry, EntryPosition(day: entry.day, createdAt: try row.decode(PostgresTimestamp.self, at: first + 7), id: entry.id))
     }
 
     /// Fills in the media of `entries`: one statement, whatever their number.

@@ -10,29 +10,37 @@
 enum JournalStatements {
     // MARK: Writing
 
-    /// A new entry with its tag and media links, in one statement; returns the entry as
-    /// `EntryRows.decode` reads it, so that nothing is read again. `tag_names` (the search text of
-    /// the tags) is the names of the tags $7, as `TagStore` keeps it.
+    /// A new entry with its tag and media links, written only if ``checkInput`` (its first
+    /// part, with no entry to update) finds nothing wrong, in one statement: returns one row,
+    /// ``checkInput``'s five columns, then the entry as `EntryRows.decode` reads it (nulls when
+    /// the check refused it and nothing was written). `tag_names` (the search text of the tags)
+    /// is the names of the tags $1, as `TagStore` keeps it.
     ///
-    /// $1 day, $2 kind, $3 text, $4 mood, $5 background, $6 suggestion, $7 tag ids (uuid[]),
-    /// $8 media ids (uuid[], in their order in the entry).
+    /// $1 tag ids (uuid[]), $2 media ids (uuid[], in their order in the entry), $3 null, $4 kind,
+    /// $5 day (``checkInput``'s), $6 text, $7 mood, $8 background, $9 suggestion.
     static let createEntry = """
-        with new_entry as (
+        with checked (live, unknown_tags, unknown_media, attached_media, day_taken) as (
+        \(checkInput)
+        ), new_entry as (
             insert into entries (tenant_id, author_id, day, kind, body, mood, background, suggestion, tag_names)
-            values (current_tenant_id(), current_person_id(), $1, $2, $3, $4, $5, $6,
-                    coalesce((select string_agg(t.name, ' ' order by t.name_key) from tags t
-                              where t.tenant_id = current_tenant_id() and t.owner_id = current_person_id()
-                                and t.id = any($7::uuid[])), ''))
+            select current_tenant_id(), current_person_id(), $5, $4, $6, $7, $8, $9,
+                   coalesce((select string_agg(t.name, ' ' order by t.name_key) from tags t
+                             where t.tenant_id = current_tenant_id() and t.owner_id = current_person_id()
+                               and t.id = any($1::uuid[])), '')
+            from checked c
+            where cardinality(c.unknown_tags) = 0 and cardinality(c.unknown_media) = 0
+              and cardinality(c.attached_media) = 0 and not c.day_taken
             returning tenant_id, author_id, id, day, kind, body, mood, background, suggestion, created_at, updated_at, archived_at
         ), tag_links as (
             insert into entry_tags (tenant_id, entry_id, tag_id, author_id)
-            select e.tenant_id, e.id, t.id, e.author_id from new_entry e, unnest($7::uuid[]) as t (id)
+            select e.tenant_id, e.id, t.id, e.author_id from new_entry e, unnest($1::uuid[]) as t (id)
         ), media_links as (
             insert into entry_media (tenant_id, entry_id, media_id, author_id, position)
             select e.tenant_id, e.id, m.id, e.author_id, m.ord - 1
-            from new_entry e, unnest($8::uuid[]) with ordinality as m (id, ord)
+            from new_entry e, unnest($2::uuid[]) with ordinality as m (id, ord)
         )
-        select id, day, kind, body, mood, background, suggestion, created_at, updated_at, archived_at from new_entry
+        select c.*, e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at
+        from checked c left join new_entry e on true
         """
 
     /// Makes the live entry $1 what the parameters say, its tags those of $8 (the links of the

@@ -72,7 +72,7 @@ extension JournalStore {
         let rows = try await database.query(
             JournalStatements.entriesPage, position.day, position.createdAt, position.id,
             filter.from ?? .earliest, filter.to ?? .latest, kinds, tagIDs, text, first + 1)
-        var decoded = try rows.prefix(first).map(EntryRows.decode)
+        var decoded = try rows.prefix(first).map { try EntryRows.decode($0) }
         var entries = decoded.map(\.entry)
         if withMedia { try await EntryRows.attach(to: &entries, on: database) }
         for index in decoded.indices { decoded[index].entry = entries[index] }

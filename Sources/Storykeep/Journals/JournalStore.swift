@@ -24,12 +24,14 @@ public struct JournalStore<Database: PostgresQueryable>: Sendable {
     /// a tag id is not one of the person's tags, or a media id is not one of the person's
     /// files or is attached to another entry.
     public func createEntry(_ input: EntryInput) async throws -> Entry {
-        let valid = try await validate(input, entryID: nil)
-        let rows = try await database.query(
+        let valid = try checkLocally(input)
+        // The database's checks and the insert, which they hold back: one round trip.
+        let row = try await database.query(
             JournalStatements.createEntry,
-            valid.day, valid.kind.rawValue, input.text, input.mood, input.background, input.suggestion,
-            valid.tagIDs, valid.mediaIDs)
-        return try await withMedia(EntryRows.decode(rows[0]).entry, valid.mediaIDs)
+            valid.tagIDs, valid.mediaIDs, nil as UUID?, valid.kind.rawValue, valid.day,
+            input.text, input.mood, input.background, input.suggestion)[0]
+        try Self.judge(row, entryID: nil)
+        return try await withMedia(EntryRows.decode(row, from: Self.checkColumns).entry, valid.mediaIDs)
     }
 
     /// Makes the live entry `id` what `input` says: every field, its tags and its media
@@ -92,6 +94,15 @@ public struct JournalStore<Database: PostgresQueryable>: Sendable {
     /// then, in one statement, that the tags and files are the person's and the files free, that
     /// a MOOD entry's day has no other check-in, and that the entry to update exists.
     func validate(_ input: EntryInput, entryID: UUID?) async throws -> ValidInput {
+        let valid = try checkLocally(input)
+        let row = try await database.query(
+            JournalStatements.checkInput, valid.tagIDs, valid.mediaIDs, entryID, valid.kind.rawValue, valid.day)[0]
+        try Self.judge(row, entryID: entryID)
+        return valid
+    }
+
+    /// What can be checked of `input` without the database; its lists deduplicated.
+    func checkLocally(_ input: EntryInput) throws -> ValidInput {
         guard let day = input.day else { throw JournalError.badInput(field: "date", message: "an entry needs a date") }
         guard let kind = input.kind else { throw JournalError.badInput(field: "kind", message: "an entry needs a kind") }
         try Self.checkLength(input.text, field: "text", .entryText)
@@ -101,9 +112,15 @@ public struct JournalStore<Database: PostgresQueryable>: Sendable {
         if kind == .mood && input.mood == nil {
             throw JournalError.badInput(field: "mood", message: "a MOOD entry needs a mood")
         }
-        let valid = ValidInput(day: day, kind: kind, tagIDs: input.tagIDs.uniqued(), mediaIDs: input.mediaIDs.uniqued())
-        let row = try await database.query(
-            JournalStatements.checkInput, valid.tagIDs, valid.mediaIDs, entryID, kind.rawValue, day)[0]
+        return ValidInput(day: day, kind: kind, tagIDs: input.tagIDs.uniqued(), mediaIDs: input.mediaIDs.uniqued())
+    }
+
+    /// The columns of `JournalStatements.checkInput`'s row, which `createEntry`'s row starts with.
+    static var checkColumns: Int { 5 }
+
+    /// Refuses the input whose `JournalStatements.checkInput` row is `row`, for the entry
+    /// `entryID` (`nil` for a new one), with what the row found wrong first.
+    static func judge(_ row: PostgresRow, entryID: UUID?) throws {
         if let entryID, try row.decode(Int.self, at: 0) == 0 { throw JournalError.notFound(id: entryID) }
         if let unknown = try row.decode([UUID].self, at: 1).first {
             throw JournalError.badInput(field: "tagIds", message: "no tag of yours has the id \(unknown.lowercased)")
@@ -119,7 +136,6 @@ public struct JournalStore<Database: PostgresQueryable>: Sendable {
             throw JournalError.badInput(
                 field: "date", message: "that day already has a mood check-in; check in again to change it")
         }
-        return valid
     }
 
     /// Refuses `text` that `limit` does not admit, naming `field`.
