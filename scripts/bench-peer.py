@@ -35,6 +35,7 @@ import sys, typing, uuid, zoneinfo
 
 import argon2
 import asyncpg
+from swift_sql import statement
 import strawberry
 import uvicorn
 from graphql import GraphQLError
@@ -43,202 +44,32 @@ from strawberry.dataloader import DataLoader
 from strawberry.extensions import SchemaExtension
 
 # ---------------------------------------------------------------------------------------------
-# Storykeep's SQL, as its stores send it (the Swift files named above each)
+# Storykeep's SQL, read from the Swift files that send it (scripts/swift_sql.py), so that the
+# peer runs exactly Storykeep's statements
 
 # PostgresConnection.begin(settings:): one set_config per setting, sorted by name.
 SETTINGS = ("SELECT set_config($1, $2, true), set_config($3, $4, true), set_config($5, $6, true), set_config($7, $8, true), "
             "set_config($9, $10, true), set_config($11, $12, true), set_config($13, $14, true)")
 
-# SessionStatements.authenticate
-AUTHENTICATE = "select viewer_session, viewer_person, viewer_role from authenticate_session($1::int, $2::int)"
-
-# JournalStatements.entriesPage
-ENTRIES_PAGE = """select e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at
-from entries e
-where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.archived_at is null
-  and (e.day, e.created_at, e.id) < ($1::date, $2::timestamptz, $3::uuid)
-  and e.day between $4::date and $5::date
-  and ($6::text[] is null or e.kind = any($6::text[]))
-  and ($7::uuid[] is null or exists (select from entry_tags et
-                                     where et.tenant_id = e.tenant_id and et.entry_id = e.id
-                                       and et.tag_id = any($7::uuid[])))
-  and ($8::text is null or e.search @@ websearch_to_tsquery('simple', $8::text))
-order by e.day desc, e.created_at desc, e.id desc
-limit $9"""
-
-# TagStatements.tagsOfEntries
-TAGS_OF_ENTRIES = """select et.entry_id, t.id, t.name
-from entry_tags et join tags t on t.tenant_id = et.tenant_id and t.id = et.tag_id
-where et.tenant_id = current_tenant_id() and et.entry_id = any($1::uuid[])
-order by t.name collate "und-x-icu", t.id"""
-
-# JournalStatements.mediaOfEntries
-MEDIA_OF_ENTRIES = """select em.entry_id, m.id, m.content_type, m.byte_size, m.sha256, m.created_at
-from entry_media em join media m on m.tenant_id = em.tenant_id and m.id = em.media_id
-where em.tenant_id = current_tenant_id() and em.entry_id = any($1::uuid[])
-order by em.entry_id, em.position"""
-
-# JournalStatements.checkInput
-CHECK_INPUT = """select
-    (select count(*) from entries e
-     where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.id = $3
-       and e.archived_at is null),
-    array(select x.id from unnest($1::uuid[]) with ordinality as x (id, ord)
-          where not exists (select from tags t where t.tenant_id = current_tenant_id()
-                              and t.owner_id = current_person_id() and t.id = x.id)
-          order by x.ord),
-    array(select x.id from unnest($2::uuid[]) with ordinality as x (id, ord)
-          where not exists (select from media m where m.tenant_id = current_tenant_id()
-                              and m.owner_id = current_person_id() and m.id = x.id)
-          order by x.ord),
-    array(select em.media_id from entry_media em
-          where em.tenant_id = current_tenant_id() and em.author_id = current_person_id()
-            and em.media_id = any($2::uuid[]) and em.entry_id is distinct from $3),
-    $4 = 'MOOD' and exists (
-        select from entries e
-        where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.day = $5
-          and e.kind = 'MOOD' and e.archived_at is null and e.id is distinct from $3)"""
-
-# JournalStatements.createEntry: checkInput's row, and the insert it holds back
-CREATE_ENTRY = """with checked (live, unknown_tags, unknown_media, attached_media, day_taken) as (
-""" + CHECK_INPUT + """
-), new_entry as (
-    insert into entries (tenant_id, author_id, day, kind, body, mood, background, suggestion, tag_names)
-    select current_tenant_id(), current_person_id(), $5, $4, $6, $7, $8, $9,
-           coalesce((select string_agg(t.name, ' ' order by t.name_key) from tags t
-                     where t.tenant_id = current_tenant_id() and t.owner_id = current_person_id()
-                       and t.id = any($1::uuid[])), '')
-    from checked c
-    where cardinality(c.unknown_tags) = 0 and cardinality(c.unknown_media) = 0
-      and cardinality(c.attached_media) = 0 and not c.day_taken
-    returning tenant_id, author_id, id, day, kind, body, mood, background, suggestion, created_at, updated_at, archived_at
-), tag_links as (
-    insert into entry_tags (tenant_id, entry_id, tag_id, author_id)
-    select e.tenant_id, e.id, t.id, e.author_id from new_entry e, unnest($1::uuid[]) as t (id)
-), media_links as (
-    insert into entry_media (tenant_id, entry_id, media_id, author_id, position)
-    select e.tenant_id, e.id, m.id, e.author_id, m.ord - 1
-    from new_entry e, unnest($2::uuid[]) with ordinality as m (id, ord)
-)
-select c.*, e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at
-from checked c left join new_entry e on true"""
-
-# EarningStatements: its fragments, then entryCreated and award.
-_TAGS_ON_ENTRIES = """(select count(*)::int from tags t
- where t.tenant_id = current_tenant_id() and t.owner_id = current_person_id()
-   and exists (select from entry_tags et where et.tenant_id = t.tenant_id and et.tag_id = t.id))"""
-_EARNED_ACHIEVEMENTS = """array(select a.achievement_id from reward_achievements a
-      where a.tenant_id = current_tenant_id() and a.person_id = current_person_id())"""
-_DAY_SLOTS = """slots as (
-    insert into reward_day_payments as d (tenant_id, person_id, rule_id, day, payments, daily_limit)
-    select current_tenant_id(), current_person_id(), r.id, $1, 1, r.daily_limit
-    from rules r
-    where r.daily_limit is not null and exists (select from counted)
-    on conflict (tenant_id, person_id, rule_id, day) do update
-        set payments = d.payments + 1, daily_limit = excluded.daily_limit
-        where d.payments < excluded.daily_limit
-    returning d.rule_id
-)"""
-_ENTRY_PAID = """paid as (
-    insert into star_ledger (tenant_id, person_id, cause, source_id, entry_id, day, stars)
-    select current_tenant_id(), current_person_id(), r.cause, r.id, $2, $1, r.stars
-    from rules r
-    where r.daily_limit is null or r.id in (select rule_id from slots)
-    on conflict (tenant_id, person_id, cause, source_id, entry_id) where entry_id is not null do nothing
-    returning stars
-)"""
-REWARD_ENTRY_CREATED = f"""with counted as (
-    insert into reward_counts as c (tenant_id, person_id, counter, value)
-    select current_tenant_id(), current_person_id(), k.counter, 1
-    from unnest(array['entries', 'entries.' || $3::text]) with ordinality as k (counter, position)
-    order by k.position
-    on conflict (tenant_id, person_id, counter) do update set value = c.value + 1
-    returning c.counter, c.value
-), rules as (
-    select r.id, r.stars, r.daily_limit, 'entryCreated' as cause
-    from unnest($4::text[], $5::int[], $6::int[]) as r (id, stars, daily_limit)
-), {_DAY_SLOTS}, {_ENTRY_PAID}
-select (select coalesce(sum(stars), 0) from paid)::int,
-       (select value from counted where counter = 'entries'),
-       (select value from counted where counter <> 'entries'),
-       {_EARNED_ACHIEVEMENTS},
-       case when $7 then {_TAGS_ON_ENTRIES} end"""
-REWARD_AWARD = f"""with due as (
-    select a.id, a.name, a.description, a.icon, a.stars
-    from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[])
-         as a (id, name, description, icon, stars, tags)
-    where not exists (select from reward_achievements e
-                      where e.tenant_id = current_tenant_id() and e.person_id = current_person_id()
-                        and e.achievement_id = a.id)
-      and (a.tags is null or a.tags <= {_TAGS_ON_ENTRIES})
-), earned as (
-    insert into reward_achievements (tenant_id, person_id, achievement_id, name, description, icon, stars)
-    select current_tenant_id(), current_person_id(), d.id, d.name, d.description, d.icon, d.stars from due d
-    on conflict (tenant_id, person_id, achievement_id) do nothing
-    returning achievement_id, stars, earned_at
-), paid as (
-    insert into star_ledger (tenant_id, person_id, cause, source_id, day, stars)
-    select current_tenant_id(), current_person_id(), 'achievement', e.achievement_id, $1, e.stars
-    from earned e where e.stars > 0
-    on conflict (tenant_id, person_id, cause, source_id) where cause in ('achievement', 'unlock') do nothing
-)
-select achievement_id, stars, earned_at from earned"""
-
-# NotificationStatements.notify
-NOTIFY = """insert into notifications (tenant_id, recipient_id, kind, title, actor_id, subject_kind, subject_id)
-select current_tenant_id(), r.id, $2, $3, current_person_id(), $4, $5
-from unnest($1::uuid[]) as r (id)"""
-
-# PeopleStatements.person
-PERSON = """select p.id, p.role::text, p.display_name, p.username, p.email, p.external_ref, p.disabled_at is not null,
-       p.terms_version_accepted, p.terms_accepted_at, p.created_at, p.activated_at
-from people p where p.tenant_id = current_tenant_id() and p.id = $1"""
-
-# LoginStatements.account, failuresOfPerson, failuresOfName
-ACCOUNT = """select p.id, p.role::text, p.disabled_at is not null, c.password_hash
-from people p
-left join credentials c on c.tenant_id = p.tenant_id and c.person_id = p.id
-where p.tenant_id = current_tenant_id()
-  and (p.username_key = current_login_name() or p.email_key = current_login_name())"""
-PERSON_FAILURES = {
-    "lock": "select pg_advisory_xact_lock(hashtext('login_failures'), hashtext(current_tenant_id()::text || ' ' || $1::uuid::text))",
-    "read": """select coalesce(f.failures, 0), f.last_failure_at, now()
-from (select 1) as one
-left join login_failures f on f.tenant_id = current_tenant_id() and f.person_id = $1::uuid""",
-    "record": """insert into login_failures (tenant_id, person_id, failures, last_failure_at)
-values (current_tenant_id(), $2::uuid, 1, coalesce($1, now()))
-on conflict (tenant_id, person_id)
-    do update set failures = login_failures.failures + 1, last_failure_at = excluded.last_failure_at
-returning failures, last_failure_at, now()""",
-    "reset": "delete from login_failures where tenant_id = current_tenant_id() and person_id = $1::uuid",
-}
-NAME_FAILURES = {
-    "lock": "select pg_advisory_xact_lock(hashtext('login_failures'), hashtext(current_tenant_id()::text || ' ' || current_login_name()))",
-    "read": """select coalesce(f.failures, 0), f.last_failure_at, now()
-from (select 1) as one
-left join login_failures f on f.tenant_id = current_tenant_id() and f.login_name = current_login_name()""",
-    "record": """insert into login_failures (tenant_id, login_name, failures, last_failure_at)
-values (current_tenant_id(), current_login_name(), 1, coalesce($1, now()))
-on conflict (tenant_id, login_name)
-    do update set failures = login_failures.failures + 1, last_failure_at = excluded.last_failure_at
-returning failures, last_failure_at, now()""",
-}
-
-# AccountContext.enterStatement
-ENTER = """select set_config('storykeep.tenant_id', $1, true), set_config('storykeep.person_id', $2, true),
-       set_config('storykeep.role', $3, true), set_config('storykeep.login_name', $4, true),
-       set_config('storykeep.secret_hash', $5, true)"""
-
-# SessionStatements.start
-START_SESSION = """insert into sessions (tenant_id, person_id, token_hash, expires_at, max_expires_at)
-values (current_tenant_id(), $1, $2,
-        now() + least($3::int, $4::int) * interval '1 second', now() + $4::int * interval '1 second')
-returning expires_at"""
-
-# AuditTrail.insert: $1 actor person, $2 actor client, $3 action, $4 subject person, $5 subject,
-# $6 request id.
-AUDIT = """insert into audit_events (tenant_id, actor_person_id, actor_client_id, action, subject_person_id, subject_id, request_id)
-values (current_tenant_id(), $1, $2, $3, $4, $5, $6)"""
+J, A, R = "Storykeep/Journals/JournalStatements.swift", "Storykeep/Accounts/", "Storykeep/Rewards/EarningStatements.swift"
+AUTHENTICATE = statement(A + "SessionStatements.swift", "authenticate")
+ENTRIES_PAGE = statement(J, "entriesPage")
+TAGS_OF_ENTRIES = statement("Storykeep/Tags/TagStatements.swift", "tagsOfEntries")
+MEDIA_OF_ENTRIES = statement(J, "mediaOfEntries")
+# checkInput's row, and the insert it holds back.
+CREATE_ENTRY = statement(J, "createEntry")
+REWARD_ENTRY_CREATED = statement(R, "entryCreated")
+REWARD_AWARD = statement(R, "award")
+NOTIFY = statement("Storykeep/Notifications/NotificationStatements.swift", "notify")
+PERSON = statement(A + "PeopleStatements.swift", "person")
+ACCOUNT = statement(A + "LoginStatements.swift", "account")
+PERSON_FAILURES, NAME_FAILURES = (
+    {kind: statement(A + "LoginStatements.swift", f"{subject}.{kind}") for kind in ("lock", "read", "record", "reset")}
+    for subject in ("failuresOfPerson", "failuresOfName"))
+ENTER = statement("Storykeep/Core/AccountContext.swift", "enterStatement")
+START_SESSION = statement(A + "SessionStatements.swift", "start")
+# $1 actor person, $2 actor client, $3 action, $4 subject person, $5 subject, $6 request id.
+AUDIT = statement("Storykeep/Core/AuditTrail.swift", "insert")
 
 # ---------------------------------------------------------------------------------------------
 # Configuration: Config/storykeep.json's sessions and database, as Storykeep reads them
