@@ -49,6 +49,7 @@ parser.add_argument("--users", type=int, default=64)
 parser.add_argument("--seconds", type=float, default=20)
 parser.add_argument("--rounds", type=int, default=3)
 parser.add_argument("--peer-workers", type=int, default=os.cpu_count() or 2)
+parser.add_argument("--only", default="page,create,login", help="the workloads to run, of page, create and login")
 args = parser.parse_args()
 
 PASSWORD = "seed-password"
@@ -768,6 +769,9 @@ def ratio(a, b):
 
 # ---------------------------------------------------------------------------------------------
 
+workloads = set(args.only.split(","))
+
+
 def main():
     print(f"  (wrk and pgbench for {args.seconds:.0f} s a run, {args.rounds} rounds, the systems in turn; medians;"
           f" {os.cpu_count()} cores shared by clients, servers and PostgreSQL)")
@@ -901,14 +905,16 @@ def main():
             order = ["storykeep", "pgbench", "peer"]
             order = order[round_number % 3:] + order[:round_number % 3]
             print(f"  round {round_number + 1} of {args.rounds}: load {load_average()}", flush=True)
-            for workload, connections, requests_file, scripts in [("page", 8, page_file, page_scripts), ("page", 32, page_file, page_scripts),
-                                                                  ("create", 8, create_file, create_scripts)]:
+            runs = [("page", 8, page_file, page_scripts), ("page", 32, page_file, page_scripts), ("create", 8, create_file, create_scripts)]
+            for workload, connections, requests_file, scripts in [run for run in runs if run[0] in workloads]:
                 for system in order:
                     if system == "pgbench":
                         record((workload, connections, system), run_pgbench(scripts, variables, connections))
                     else:
                         base, pid = systems[system]
                         record((workload, connections, system), run_wrk(base, connections, requests_file, pid))
+            if "login" not in workloads:
+                continue
             record("argon2", run_argon2())
             for system in ("storykeep", "peer") if round_number % 2 == 0 else ("peer", "storykeep"):
                 base, pid = systems[system]
@@ -920,7 +926,7 @@ def main():
     if not results:
         return
     names = {"storykeep": "Storykeep", "pgbench": "pgbench, Storykeep's statements", "peer": "Python peer"}
-    for connections in (8, 32):
+    for connections in (8, 32) if "page" in workloads else ():
         rows = [(f"{names[s]}", results[("page", connections, s)]) for s in ("storykeep", "pgbench", "peer")]
         print_table(f"Journal page (entries(first: 20) with tags and media), {connections} connections", rows)
         ours, base_tps, theirs = (median_of(results[("page", connections, s)], "rps") for s in ("storykeep", "pgbench", "peer"))
@@ -928,11 +934,14 @@ def main():
         print(f"  Storykeep / pgbench: {cell(100 * (ratio(ours, base_tps) or 0), '.0f')} % (target ≥ 80 %);"
               f" Storykeep / peer: {cell(ratio(ours, theirs), '.2f')}× (target ≥ 6×);"
               f" server CPU {cell(cpu, '.3f')} ms a request (target ≤ 0.3 ms)")
-    rows = [(f"{names[s]}", results[("create", 8, s)]) for s in ("storykeep", "pgbench", "peer")]
-    print_table("createEntry with one tag, 8 connections", rows)
-    ours, theirs = (results[("create", 8, s)] for s in ("storykeep", "peer"))
-    print(f"  Storykeep / peer: {cell(ratio(median_of(ours, 'rps'), median_of(theirs, 'rps')), '.2f')}× the throughput (target ≥ 3×),"
-          f" p99 {cell(ratio(median_of(ours, 'p99'), median_of(theirs, 'p99')), '.2f')}× the peer's (target ≤ 1×)")
+    if "create" in workloads:
+        rows = [(f"{names[s]}", results[("create", 8, s)]) for s in ("storykeep", "pgbench", "peer")]
+        print_table("createEntry with one tag, 8 connections", rows)
+        ours, theirs = (results[("create", 8, s)] for s in ("storykeep", "peer"))
+        print(f"  Storykeep / peer: {cell(ratio(median_of(ours, 'rps'), median_of(theirs, 'rps')), '.2f')}× the throughput (target ≥ 3×),"
+              f" p99 {cell(ratio(median_of(ours, 'p99'), median_of(theirs, 'p99')), '.2f')}× the peer's (target ≤ 1×)")
+    if "login" not in workloads:
+        return
 
     limit = statistics.median(r["rps"] for r in results["argon2"])
     print(f"\nLogin, 8 connections, beside the Argon2id limit of {os.cpu_count()} cores: {limit:.1f} hashes/s"

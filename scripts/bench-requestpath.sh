@@ -29,6 +29,8 @@
 #   BENCH_RP_USERS (64 readers and 64 writers; pgbench's connections run as the first 8 of each),
 #   BENCH_RP_SECONDS (20 a run), BENCH_RP_ROUNDS (3), BENCH_RP_PEER_WORKERS (uvicorn worker
 #   processes of the peer, default one per core)
+#   BENCH_RP_ONLY (page,create,login: the workloads to run, e.g. create alone beside
+#   STORYKEEP_DATABASE_POOL_SIZE=4 to see what a smaller pool does to the write tail).
 #   BENCH_RP_ROUNDS=0 prints what each sends PostgreSQL and stops. A quick try:
 #   BENCH_RP_ENTRIES=50000 BENCH_RP_PEOPLE=500 BENCH_RP_SECONDS=5 BENCH_RP_ROUNDS=1 scripts/bench-requestpath.sh
 set -euo pipefail
@@ -67,4 +69,4 @@ BENCH_PSQL="runuser -u postgres -- ${psql_super[*]}" python3 scripts/bench-reque
     --base "http://127.0.0.1:$port" --server-pid "$server_pid" --bin "$bin" --root "$root" \
     --postmaster-pid "$(pgc_as_postgres head -n 1 "$root/data/postmaster.pid")" --pg-port "$PGC_PORT" \
     --argon2 "$root/bench-argon2" --pgbench "$PG_BIN/pgbench" --tenants "$tenants" --users "$users" --seconds "$seconds" --rounds "$rounds" \
-    --peer-workers "$workers"
+    --peer-workers "$workers" --only "${BENCH_RP_ONLY:-page,create,login}"
