@@ -49,11 +49,7 @@ public struct MessageStore<Database: PostgresQueryable>: Sendable {
 
     /// The files of each of `messageIDs` the person reads, in order: one statement.
     public func media(ofMessages messageIDs: [UUID]) async throws -> [UUID: [MediaInfo]] {
-        var media: [UUID: [MediaInfo]] = [:]
-        for row in try await database.query(MessageStatements.mediaOfMessages, messageIDs) {
-            media[try row.decode(UUID.self, at: 0), default: []].append(try MediaRows.decode(row, from: 1))
-        }
-        return media
+        try await MediaRows.byOwner(MessageStatements.mediaOfMessages, messageIDs, on: database)
     }
 
     /// How many messages to the person are unread.

@@ -1,8 +1,10 @@
+import StorykeepJournals
+
 /// The SQL of `PostStore`: posts, their files, reactions and comments, and groups. Values only as
 /// the parameters listed above each statement; no value is spliced into the text, only the
-/// constant fragments of this enum. What a person reads is what the policies of
-/// Migrations/0033_social_posts.sql let them read (WHO READS A POST there): no statement here
-/// repeats that rule, so that it is written once.
+/// constant fragments of this enum and the table names given to `MediaStatements`. What a person
+/// reads is what the policies of Migrations/0033_social_posts.sql let them read (WHO READS A POST
+/// there): no statement here repeats that rule, so that it is written once.
 package enum PostStatements {
     // MARK: Posts
 
@@ -81,11 +83,7 @@ package enum PostStatements {
         """
 
     /// Attaches the person's files $2 (uuid[]), in that order, to their post $1.
-    static let attachMedia = """
-        insert into social_post_media (tenant_id, post_id, media_id, author_id, position)
-        select current_tenant_id(), $1, x.id, current_person_id(), x.ord - 1
-        from unnest($2::uuid[]) with ordinality as x (id, ord)
-        """
+    static let attachMedia = MediaStatements.attach(to: "social_post_media", owner: "post_id", person: "author_id")
 
     /// Replaces the text $2 and link $3 of the person's post $1 (not deleted, not removed), marked
     /// edited (and held for review when it now holds a blocked word: the trigger).
@@ -105,13 +103,7 @@ package enum PostStatements {
 
     /// The files of the posts among $1 (uuid[]) the person reads, in order: the post's id, then the
     /// columns `MediaRows.decode` reads.
-    static let mediaOfPosts = """
-        select pm.post_id, m.id, m.content_type, m.byte_size, m.sha256, m.created_at
-        from social_post_media pm
-        join media m on m.tenant_id = pm.tenant_id and m.id = pm.media_id
-        where pm.tenant_id = current_tenant_id() and pm.post_id = any($1::uuid[])
-        order by pm.post_id, pm.position
-        """
+    static let mediaOfPosts = MediaStatements.attached(in: "social_post_media", owner: "post_id")
 
     // MARK: Reactions
 
