@@ -153,16 +153,13 @@ public struct MessageStore<Database: PostgresQueryable>: Sendable {
     /// Removes the reported message `id` for `reason` and closes its open reports: the message.
     /// NOT_FOUND unless it was reported and is not removed yet; BAD_USER_INPUT on `reason`.
     public func remove(_ id: UUID, reason: String) async throws -> Message {
-        let reason = try ModerationStore<Database>.reason(reason, field: "reason", limit: .messageRemovalReason, required: true)
-        guard let row = try await database.query(MessageStatements.remove, id, reason).first else { throw GraphQLError.notFound() }
-        try await database.execute(MessageStatements.resolve, id, "REMOVED")
+        let row = try await ModerationStore(database).removeReported(
+            id, reason: reason, limit: .messageRemovalReason, remove: MessageStatements.remove, resolve: MessageStatements.resolve)
         return try MessageRows.message(row).item
     }
 
     /// Dismisses the open reports of the message `id`: how many. NOT_FOUND when it has none.
     public func dismissReports(of id: UUID) async throws -> Int {
-        let count = try await database.query(MessageStatements.resolve, id, "DISMISSED")[0].decode(Int.self, at: 0)
-        guard count > 0 else { throw GraphQLError.notFound() }
-        return count
+        try await ModerationStore(database).dismissReports(of: id, resolve: MessageStatements.resolve)
     }
 }
