@@ -38,24 +38,17 @@ final class UploadLoad: Sendable {
         self.bytes = bytes
         clients = WriteLoad.clients(count, while: { [record] in record.running.load(ordering: .relaxed) }) { [record] http, client, sent in
             let file = Self.file(bytes: bytes, mark: "upload \(client)-\(sent)")
-            var upload = Upload(sha256: Crypto.hex(Crypto.sha256(file)), sent: .now, at: .now)
+            let sha256 = Crypto.hex(Crypto.sha256(file))
+            var upload = Upload(sha256: sha256, sent: .now, at: .now)
             record.outstanding.withLock { $0[client] = upload.sent }
-            do {
-                let reply = try await server.graphQL(
+            (upload.mediaID, upload.error) = await WriteLoad.outcome {
+                try await server.graphQL(
                     slug: slug, token: token, Self.upload, ["file": NSNull()], files: [("variables.file", file)], client: http,
                     timeout: timeout)
-                if let errors = reply.errors {
-                    upload.error = errors
-                } else if let id = reply.data("uploadMedia", "id") as? String,
-                    (reply.data("uploadMedia", "byteSize") as? NSNumber)?.intValue == bytes,
-                    reply.data("uploadMedia", "sha256") as? String == upload.sha256
-                {
-                    upload.mediaID = id
-                } else {
-                    upload.error = "unexpected answer: \(reply)"
-                }
-            } catch {
-                upload.error = "no answer: \(WriteLoad.describe(error))"
+            } acknowledged: { reply in
+                let stored = (reply.data("uploadMedia", "byteSize") as? NSNumber)?.intValue == bytes
+                    && reply.data("uploadMedia", "sha256") as? String == sha256
+                return stored ? reply.data("uploadMedia", "id") as? String : nil
             }
             upload.at = .now
             record.outstanding.withLock { $0[client] = nil }

@@ -36,18 +36,10 @@ final class WriteLoad: Sendable {
                 "date": "2026-11-20", "kind": "TEXT", "text": "\(Self.prefix)\(client)-\(sent)", "tagIds": tagIDs,
             ]
             var answer = Answer(sent: .now, at: .now)
-            do {
-                let reply = try await server.graphQL(slug: slug, token: token, Self.create, ["input": input], client: http, timeout: timeout)
-                let tags = reply.data("createEntry", "tags") as? [Any]
-                if let errors = reply.errors {
-                    answer.error = errors
-                } else if let id = reply.data("createEntry", "id") as? String, tags?.count == tagIDs.count {
-                    answer.entryID = id
-                } else {
-                    answer.error = "unexpected answer: \(reply)"
-                }
-            } catch {
-                answer.error = "no answer: \(Self.describe(error))"
+            (answer.entryID, answer.error) = await Self.outcome {
+                try await server.graphQL(slug: slug, token: token, Self.create, ["input": input], client: http, timeout: timeout)
+            } acknowledged: { reply in
+                (reply.data("createEntry", "tags") as? [Any])?.count == tagIDs.count ? reply.data("createEntry", "id") as? String : nil
             }
             answer.at = .now
             record.answers.withLock { $0.append(answer) }
@@ -76,6 +68,21 @@ final class WriteLoad: Sendable {
                 }
             }
             try? await http.shutdown()
+        }
+    }
+
+    /// What `request` came to: the id `acknowledged` finds in its answer; else the answer's
+    /// errors, `unexpected answer: ...`, or `no answer: ...` (``describe(_:)``) when it threw.
+    static func outcome(
+        of request: () async throws -> ServedAnswer, acknowledged: (ServedAnswer) -> String?
+    ) async -> (id: String?, error: String?) {
+        do {
+            let reply = try await request()
+            if let errors = reply.errors { return (nil, errors) }
+            if let id = acknowledged(reply) { return (id, nil) }
+            return (nil, "unexpected answer: \(reply)")
+        } catch {
+            return (nil, "no answer: \(describe(error))")
         }
     }
 
