@@ -16,28 +16,24 @@ package enum PostStatements {
 
     /// The posts the person reads, newest first, before the position ($1 timestamptz, $2 uuid); $3
     /// of them. Their own are there as they stand (pending, removed); nobody's deleted.
-    static let timeline = """
-        select \(postColumns) from social_posts p
-        where p.tenant_id = current_tenant_id() and p.deleted_at is null and (p.created_at, p.id) < ($1, $2)
-        order by p.created_at desc, p.id desc
-        limit $3
-        """
+    static let timeline = pageStatement()
 
     /// As ``timeline``, of the author $4 alone.
-    static let byAuthor = """
-        select \(postColumns) from social_posts p
-        where p.tenant_id = current_tenant_id() and p.author_id = $4 and p.deleted_at is null and (p.created_at, p.id) < ($1, $2)
-        order by p.created_at desc, p.id desc
-        limit $3
-        """
+    static let byAuthor = pageStatement(of: "p.author_id = $4")
 
     /// As ``timeline``, of the group $4 alone.
-    static let byGroup = """
-        select \(postColumns) from social_posts p
-        where p.tenant_id = current_tenant_id() and p.group_id = $4 and p.deleted_at is null and (p.created_at, p.id) < ($1, $2)
-        order by p.created_at desc, p.id desc
-        limit $3
-        """
+    static let byGroup = pageStatement(of: "p.group_id = $4")
+
+    /// ``timeline``, of the posts that meet `scope` too (a condition on `p`) when there is one.
+    private static func pageStatement(of scope: String? = nil) -> String {
+        let scope = scope.map { " and \($0)" } ?? ""
+        return """
+            select \(postColumns) from social_posts p
+            where p.tenant_id = current_tenant_id()\(scope) and p.deleted_at is null and (p.created_at, p.id) < ($1, $2)
+            order by p.created_at desc, p.id desc
+            limit $3
+            """
+    }
 
     /// The post $1, if the person reads it and it is not deleted.
     static let byID = """
