@@ -17,26 +17,25 @@ enum NotificationStatements {
 
     /// A page of the person's notifications, over the `notifications_inbox` index: after the
     /// position $1 (created_at), $2 (id), at most $3.
-    static let page = """
-        select \(columns)
-        from notifications n
-        where n.tenant_id = current_tenant_id() and n.recipient_id = current_person_id()
-          and (n.created_at, n.id) < ($1::timestamptz, $2::uuid)
-        order by n.created_at desc, n.id desc
-        limit $3
-        """
+    static let page = pageStatement()
 
     /// A page of the person's notifications not read yet, over the `notifications_unread` index
     /// (whose condition this statement states, so that it serves it in any plan): after the
     /// position $1 (created_at), $2 (id), at most $3.
-    static let unreadPage = """
-        select \(columns)
-        from notifications n
-        where n.tenant_id = current_tenant_id() and n.recipient_id = current_person_id() and n.read_at is null
-          and (n.created_at, n.id) < ($1::timestamptz, $2::uuid)
-        order by n.created_at desc, n.id desc
-        limit $3
-        """
+    static let unreadPage = pageStatement(of: "n.read_at is null")
+
+    /// ``page``, of the notifications that meet `scope` too (a condition on `n`) when there is one.
+    private static func pageStatement(of scope: String? = nil) -> String {
+        let scope = scope.map { " and \($0)" } ?? ""
+        return """
+            select \(columns)
+            from notifications n
+            where n.tenant_id = current_tenant_id() and n.recipient_id = current_person_id()\(scope)
+              and (n.created_at, n.id) < ($1::timestamptz, $2::uuid)
+            order by n.created_at desc, n.id desc
+            limit $3
+            """
+    }
 
     /// The person's notification $1, if it is theirs.
     static let byID = """
