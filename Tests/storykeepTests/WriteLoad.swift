@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import StorykeepTestSupport
 import Synchronization
+import Testing
 
 /// `clients` clients of a young person, each creating entries with the same tags through a real
 /// `storykeep serve` (or a load balancer in front of two) one after another until ``stop()``, each recording what the server answered:
@@ -44,6 +45,17 @@ final class WriteLoad: Sendable {
             answer.at = .now
             record.answers.withLock { $0.append(answer) }
         }
+    }
+
+    /// Creates the tags `names` of the person of `token` through `server`, one after another: their
+    /// ids, for the entries of a load to carry.
+    static func createTags(_ names: [String], on server: any Served, slug: String, token: String) async throws -> [String] {
+        var tagIDs: [String] = []
+        for name in names {
+            let answer = try await server.graphQL(slug: slug, token: token, "mutation($n: String!) { createTag(name: $n) { id } }", ["n": name])
+            tagIDs.append(try #require(answer.data("createTag", "id") as? String, "\(answer)"))
+        }
+        return tagIDs
     }
 
     /// `count` clients sharing one HTTP client of as many connections, each sending one request
