@@ -25,11 +25,7 @@ import Testing
         defer { server.stop() }
         let slug = HAPair.tenant
         let token = try await server.login(slug: slug, HAPair.youngPerson.username, HAPair.youngPerson.password)
-        var tagIDs: [String] = []
-        for name in ["school", "family"] {
-            let answer = try await server.graphQL(slug: slug, token: token, "mutation($n: String!) { createTag(name: $n) { id } }", ["n": name])
-            tagIDs.append(try #require(answer.data("createTag", "id") as? String, "\(answer)"))
-        }
+        let tagIDs = try await WriteLoad.createTags(["school", "family"], on: server, slug: slug, token: token)
 
         let load = WriteLoad(server: server, slug: slug, token: token, tagIDs: tagIDs, clients: 20)
         let faults: Result<Faults, any Error>

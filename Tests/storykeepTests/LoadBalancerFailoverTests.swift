@@ -28,11 +28,7 @@ import Testing
         defer { balancer.stop() }
         let slug = TestCluster.tenant
         let token = try await balancer.login(slug: slug, TestCluster.youngPerson.username, TestCluster.youngPerson.password)
-        var tagIDs: [String] = []
-        for name in ["school", "family"] {
-            let answer = try await balancer.graphQL(slug: slug, token: token, "mutation($n: String!) { createTag(name: $n) { id } }", ["n": name])
-            tagIDs.append(try #require(answer.data("createTag", "id") as? String, "\(answer)"))
-        }
+        let tagIDs = try await WriteLoad.createTags(["school", "family"], on: balancer, slug: slug, token: token)
 
         let writes = WriteLoad(server: balancer, slug: slug, token: token, tagIDs: tagIDs, clients: Self.writers)
         let uploads = UploadLoad(server: balancer, slug: slug, token: token, clients: Self.uploaders, bytes: Self.uploadBytes)

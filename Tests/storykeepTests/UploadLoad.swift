@@ -36,42 +36,23 @@ final class UploadLoad: Sendable {
     /// `timeout`: how long an upload may wait for its answer.
     init(server: any Served, slug: String, token: String, clients count: Int, bytes: Int, timeout: TimeAmount = .seconds(60)) {
         self.bytes = bytes
-        clients = Task { [record] in
-            let http = WriteLoad.client(connections: count)
-            await withTaskGroup(of: Void.self) { group in
-                for client in 0..<count {
-                    group.addTask {
-                        var sent = 0
-                        while record.running.load(ordering: .relaxed) {
-                            sent += 1
-                            let file = Self.file(bytes: bytes, mark: "upload \(client)-\(sent)")
-                            var upload = Upload(sha256: Crypto.hex(Crypto.sha256(file)), sent: .now, at: .now)
-                            record.outstanding.withLock { $0[client] = upload.sent }
-                            do {
-                                let reply = try await server.graphQL(
-                                    slug: slug, token: token, Self.upload, ["file": NSNull()], files: [("variables.file", file)], client: http,
-                                    timeout: timeout)
-                                if let errors = reply.errors {
-                                    upload.error = errors
-                                } else if let id = reply.data("uploadMedia", "id") as? String,
-                                    (reply.data("uploadMedia", "byteSize") as? NSNumber)?.intValue == bytes,
-                                    reply.data("uploadMedia", "sha256") as? String == upload.sha256
-                                {
-                                    upload.mediaID = id
-                                } else {
-                                    upload.error = "unexpected answer: \(reply)"
-                                }
-                            } catch {
-                                upload.error = "no answer: \(WriteLoad.describe(error))"
-                            }
-                            upload.at = .now
-                            record.outstanding.withLock { $0[client] = nil }
-                            record.uploads.withLock { $0.append(upload) }
-                        }
-                    }
-                }
+        clients = WriteLoad.clients(count, while: { [record] in record.running.load(ordering: .relaxed) }) { [record] http, client, sent in
+            let file = Self.file(bytes: bytes, mark: "upload \(client)-\(sent)")
+            let sha256 = Crypto.hex(Crypto.sha256(file))
+            var upload = Upload(sha256: sha256, sent: .now, at: .now)
+            record.outstanding.withLock { $0[client] = upload.sent }
+            (upload.mediaID, upload.error) = await WriteLoad.outcome {
+                try await server.graphQL(
+                    slug: slug, token: token, Self.upload, ["file": NSNull()], files: [("variables.file", file)], client: http,
+                    timeout: timeout)
+            } acknowledged: { reply in
+                let stored = (reply.data("uploadMedia", "byteSize") as? NSNumber)?.intValue == bytes
+                    && reply.data("uploadMedia", "sha256") as? String == sha256
+                return stored ? reply.data("uploadMedia", "id") as? String : nil
             }
-            try? await http.shutdown()
+            upload.at = .now
+            record.outstanding.withLock { $0[client] = nil }
+            record.uploads.withLock { $0.append(upload) }
         }
     }
 
@@ -99,7 +80,7 @@ final class UploadLoad: Sendable {
 
     /// Every error answered, once each with how many times.
     var errors: [String: Int] {
-        record.uploads.withLock { $0.compactMap(\.error).reduce(into: [:]) { $0[$1, default: 0] += 1 } }
+        WriteLoad.tally(record.uploads.withLock { $0.compactMap(\.error) })
     }
 
     /// How long after `fault` the first upload sent after it was acknowledged, or nil.
@@ -109,10 +90,6 @@ final class UploadLoad: Sendable {
 
     /// Waits up to `limit` after `fault` for ``recovery(after:)``.
     func awaitRecovery(after fault: ContinuousClock.Instant, limit: Duration) async throws -> Duration? {
-        while ContinuousClock.now < fault + limit {
-            if let recovery = recovery(after: fault) { return recovery }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return recovery(after: fault)
+        try await WriteLoad.awaitRecovery(after: fault, limit: limit) { recovery(after: fault) }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import StorykeepTestSupport
 import Synchronization
+import Testing
 
 /// `clients` clients of a young person, each creating entries with the same tags through a real
 /// `storykeep serve` (or a load balancer in front of two) one after another until ``stop()``, each recording what the server answered:
@@ -31,40 +32,87 @@ final class WriteLoad: Sendable {
 
     /// `timeout`: how long a request may wait for its answer.
     init(server: any Served, slug: String, token: String, tagIDs: [String], clients count: Int, timeout: TimeAmount = .seconds(30)) {
-        clients = Task { [record] in
-            let http = Self.client(connections: count)
+        clients = WriteLoad.clients(count, while: { [record] in record.running.load(ordering: .relaxed) }) { [record] http, client, sent in
+            let input: [String: Any] = [
+                "date": "2026-11-20", "kind": "TEXT", "text": "\(Self.prefix)\(client)-\(sent)", "tagIds": tagIDs,
+            ]
+            var answer = Answer(sent: .now, at: .now)
+            (answer.entryID, answer.error) = await Self.outcome {
+                try await server.graphQL(slug: slug, token: token, Self.create, ["input": input], client: http, timeout: timeout)
+            } acknowledged: { reply in
+                (reply.data("createEntry", "tags") as? [Any])?.count == tagIDs.count ? reply.data("createEntry", "id") as? String : nil
+            }
+            answer.at = .now
+            record.answers.withLock { $0.append(answer) }
+        }
+    }
+
+    /// Creates the tags `names` of the person of `token` through `server`, one after another: their
+    /// ids, for the entries of a load to carry.
+    static func createTags(_ names: [String], on server: any Served, slug: String, token: String) async throws -> [String] {
+        var tagIDs: [String] = []
+        for name in names {
+            let answer = try await server.graphQL(slug: slug, token: token, "mutation($n: String!) { createTag(name: $n) { id } }", ["n": name])
+            tagIDs.append(try #require(answer.data("createTag", "id") as? String, "\(answer)"))
+        }
+        return tagIDs
+    }
+
+    /// `count` clients sharing one HTTP client of as many connections, each sending one request
+    /// after another while `running()` holds: `send(http, client, sent)` sends the `sent`-th
+    /// (from 1) of the client `client` (from 0) and records its answer. The task ends, the HTTP
+    /// client shut down, once every client has stopped.
+    static func clients(
+        _ count: Int, while running: @escaping @Sendable () -> Bool,
+        _ send: @escaping @Sendable (_ http: HTTPClient, _ client: Int, _ sent: Int) async -> Void
+    ) -> Task<Void, Never> {
+        Task {
+            let http = client(connections: count)
             await withTaskGroup(of: Void.self) { group in
                 for client in 0..<count {
                     group.addTask {
                         var sent = 0
-                        while record.running.load(ordering: .relaxed) {
+                        while running() {
                             sent += 1
-                            let input: [String: Any] = [
-                                "date": "2026-11-20", "kind": "TEXT", "text": "\(Self.prefix)\(client)-\(sent)", "tagIds": tagIDs,
-                            ]
-                            var answer = Answer(sent: .now, at: .now)
-                            do {
-                                let reply = try await server.graphQL(
-                                    slug: slug, token: token, Self.create, ["input": input], client: http, timeout: timeout)
-                                let tags = reply.data("createEntry", "tags") as? [Any]
-                                if let errors = reply.errors {
-                                    answer.error = errors
-                                } else if let id = reply.data("createEntry", "id") as? String, tags?.count == tagIDs.count {
-                                    answer.entryID = id
-                                } else {
-                                    answer.error = "unexpected answer: \(reply)"
-                                }
-                            } catch {
-                                answer.error = "no answer: \(Self.describe(error))"
-                            }
-                            answer.at = .now
-                            record.answers.withLock { $0.append(answer) }
+                            await send(http, client, sent)
                         }
                     }
                 }
             }
             try? await http.shutdown()
         }
+    }
+
+    /// What `request` came to: the id `acknowledged` finds in its answer; else the answer's
+    /// errors, `unexpected answer: ...`, or `no answer: ...` (``describe(_:)``) when it threw.
+    static func outcome(
+        of request: () async throws -> ServedAnswer, acknowledged: (ServedAnswer) -> String?
+    ) async -> (id: String?, error: String?) {
+        do {
+            let reply = try await request()
+            if let errors = reply.errors { return (nil, errors) }
+            if let id = acknowledged(reply) { return (id, nil) }
+            return (nil, "unexpected answer: \(reply)")
+        } catch {
+            return (nil, "no answer: \(describe(error))")
+        }
+    }
+
+    /// Asks `recovery` every 20 ms, for up to `limit` after `fault`, until it has an answer: its
+    /// answer, or nil when `limit` passed without one.
+    static func awaitRecovery(
+        after fault: ContinuousClock.Instant, limit: Duration, _ recovery: () -> Duration?
+    ) async throws -> Duration? {
+        while ContinuousClock.now < fault + limit {
+            if let recovery = recovery() { return recovery }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return recovery()
+    }
+
+    /// Each of `errors` once, with how many times it stands there.
+    static func tally(_ errors: [String]) -> [String: Int] {
+        errors.reduce(into: [:]) { $0[$1, default: 0] += 1 }
     }
 
     /// What went wrong when a request got no GraphQL answer, in a few words: `HTTP 502, ...`,
@@ -97,7 +145,7 @@ final class WriteLoad: Sendable {
 
     /// Every error answered, once each with how many times.
     var errors: [String: Int] {
-        record.answers.withLock { $0.compactMap(\.error).reduce(into: [:]) { $0[$1, default: 0] += 1 } }
+        Self.tally(record.answers.withLock { $0.compactMap(\.error) })
     }
 
     /// How long after `fault` the first entry sent after `sentAfter` (the fault's end: a
@@ -114,10 +162,6 @@ final class WriteLoad: Sendable {
 
     /// Waits up to `limit` after `fault` for ``recovery(after:sentAfter:)``.
     func awaitRecovery(after fault: ContinuousClock.Instant, sentAfter: ContinuousClock.Instant, limit: Duration) async throws -> Duration? {
-        while ContinuousClock.now < fault + limit {
-            if let recovery = recovery(after: fault, sentAfter: sentAfter) { return recovery }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return recovery(after: fault, sentAfter: sentAfter)
+        try await Self.awaitRecovery(after: fault, limit: limit) { recovery(after: fault, sentAfter: sentAfter) }
     }
 }

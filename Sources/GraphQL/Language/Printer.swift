@@ -331,17 +331,3 @@ enum Printer {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
-
-extension TypeExtension {
-    /// The extension's content as the definition node of the same shape.
-    var definition: TypeDefinition {
-        switch self {
-        case .scalar(let node): .scalar(node)
-        case .object(let node): .object(node)
-        case .interface(let node): .interface(node)
-        case .union(let node): .union(node)
-        case .enum(let node): .enum(node)
-        case .inputObject(let node): .inputObject(node)
-        }
-    }
-}

@@ -312,32 +312,6 @@ private func stringArgument(_ directive: String, _ argument: String, in directiv
     return string.value
 }
 
-extension TypeDefinition {
-    var name: String {
-        switch self {
-        case .scalar(let node): node.name.value
-        case .object(let node): node.name.value
-        case .interface(let node): node.name.value
-        case .union(let node): node.name.value
-        case .enum(let node): node.name.value
-        case .inputObject(let node): node.name.value
-        }
-    }
-}
-
-extension TypeExtension {
-    var name: String {
-        switch self {
-        case .scalar(let node): node.name.value
-        case .object(let node): node.name.value
-        case .interface(let node): node.name.value
-        case .union(let node): node.name.value
-        case .enum(let node): node.name.value
-        case .inputObject(let node): node.name.value
-        }
-    }
-}
-
 extension GraphQLScalarType {
     /// A custom scalar as graphql-js builds one from SDL: values pass through unchanged (a
     /// literal becomes the value it spells out), until Swift code sets its coercion functions.

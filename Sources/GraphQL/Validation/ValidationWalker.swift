@@ -314,15 +314,7 @@ final class ValidationWalker {
         case .schemaExtension(let schema):
             walkSchema(schema.directives, schema.operationTypes)
         case .type(let type): walkTypeDefinition(type)
-        case .typeExtension(let type):
-            switch type {
-            case .scalar(let node): walkTypeDefinition(.scalar(node))
-            case .object(let node): walkTypeDefinition(.object(node))
-            case .interface(let node): walkTypeDefinition(.interface(node))
-            case .union(let node): walkTypeDefinition(.union(node))
-            case .enum(let node): walkTypeDefinition(.enum(node))
-            case .inputObject(let node): walkTypeDefinition(.inputObject(node))
-            }
+        case .typeExtension(let type): walkTypeDefinition(type.definition)
         case .directive(let directive):
             announceTypeSystemDirectives(directive.directives, owner: .directive(directive.name.value))
             for argument in directive.arguments { walkInputValueDefinition(argument, inInputObject: false) }

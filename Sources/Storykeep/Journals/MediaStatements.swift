@@ -1,6 +1,6 @@
 /// The SQL of `MediaStore`: the person's files. Values only as the parameters listed above each
 /// statement; a description is the columns `MediaRows.decode` reads.
-enum MediaStatements {
+package enum MediaStatements {
     /// Stores the bytes $2 as a file of the person's, of the type $1; returns its description
     /// (the size and SHA-256 computed by the database).
     static let upload = """
@@ -23,4 +23,30 @@ enum MediaStatements {
                     else substring(m.bytes from $2::int8::int4 + 1 for $3::int8::int4) end
         from media m where m.tenant_id = current_tenant_id() and m.id = $1
         """
+
+    // MARK: Files attached in order
+
+    /// Attaches the person's files $2 (uuid[]), in that order, to the thing $1 of theirs that the
+    /// link table `table` holds files of: its columns `tenant_id`, `owner` (the thing's id),
+    /// `media_id`, `person` (the person attaching) and `position`. A post's files, a message's.
+    package static func attach(to table: String, owner: String, person: String) -> String {
+        """
+        insert into \(table) (tenant_id, \(owner), media_id, \(person), position)
+        select current_tenant_id(), $1, x.id, current_person_id(), x.ord - 1
+        from unnest($2::uuid[]) with ordinality as x (id, ord)
+        """
+    }
+
+    /// The files of the things among $1 (uuid[]) that the person reads, in each thing's order,
+    /// through the link table `table` of ``attach(to:owner:person:)``: the thing's id (`owner`),
+    /// then the columns `MediaRows.decode` reads. What ``MediaRows/byOwner(_:_:on:)`` reads.
+    package static func attached(in table: String, owner: String) -> String {
+        """
+        select l.\(owner), m.id, m.content_type, m.byte_size, m.sha256, m.created_at
+        from \(table) l
+        join media m on m.tenant_id = l.tenant_id and m.id = l.media_id
+        where l.tenant_id = current_tenant_id() and l.\(owner) = any($1::uuid[])
+        order by l.\(owner), l.position
+        """
+    }
 }

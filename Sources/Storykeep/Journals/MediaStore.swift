@@ -51,3 +51,15 @@ public struct MediaStore<Database: PostgresQueryable>: Sendable {
         bytes % 1_048_576 == 0 ? "\(bytes / 1_048_576) MB" : "\(bytes) bytes"
     }
 }
+
+extension MediaRows {
+    /// The files of each of `ownerIDs`, by owner, in order: one statement, `statement`, made by
+    /// ``MediaStatements/attached(in:owner:)``.
+    package static func byOwner(_ statement: String, _ ownerIDs: [UUID], on database: some PostgresQueryable) async throws -> [UUID: [MediaInfo]] {
+        var media: [UUID: [MediaInfo]] = [:]
+        for row in try await database.query(statement, ownerIDs) {
+            media[try row.decode(UUID.self, at: 0), default: []].append(try decode(row, from: 1))
+        }
+        return media
+    }
+}

@@ -1,7 +1,10 @@
+import StorykeepJournals
+
 /// The SQL of `MessageStore`. Values only as the parameters listed above each statement; no value
-/// is spliced into the text, only the constant fragments of this enum. Who reads and writes what
-/// is held by the policies of Migrations/0042_messaging.sql (WHO MESSAGES WHOM, WHO READS A
-/// CONVERSATION there): no statement here repeats those rules.
+/// is spliced into the text, only the constant fragments of this enum and the table names given
+/// to `MediaStatements`. Who reads and writes what is held by the policies of
+/// Migrations/0042_messaging.sql (WHO MESSAGES WHOM, WHO READS A CONVERSATION there): no
+/// statement here repeats those rules.
 enum MessageStatements {
     // MARK: Conversations
 
@@ -116,21 +119,11 @@ enum MessageStatements {
         """
 
     /// Attaches the person's files $2 (uuid[]), in that order, to their message $1.
-    static let attachMedia = """
-        insert into messaging_message_media (tenant_id, message_id, media_id, sender_id, position)
-        select current_tenant_id(), $1, x.id, current_person_id(), x.ord - 1
-        from unnest($2::uuid[]) with ordinality as x (id, ord)
-        """
+    static let attachMedia = MediaStatements.attach(to: "messaging_message_media", owner: "message_id", person: "sender_id")
 
     /// The files of the messages among $1 (uuid[]) the person reads, in order: the message's id,
     /// then the columns `MediaRows.decode` reads.
-    static let mediaOfMessages = """
-        select mm.message_id, f.id, f.content_type, f.byte_size, f.sha256, f.created_at
-        from messaging_message_media mm
-        join media f on f.tenant_id = mm.tenant_id and f.id = mm.media_id
-        where mm.tenant_id = current_tenant_id() and mm.message_id = any($1::uuid[])
-        order by mm.message_id, mm.position
-        """
+    static let mediaOfMessages = MediaStatements.attached(in: "messaging_message_media", owner: "message_id")
 
     /// Marks the messages to the person in the conversation $1 read (the read receipts).
     static let markRead = """

@@ -49,11 +49,7 @@ public struct MessageStore<Database: PostgresQueryable>: Sendable {
 
     /// The files of each of `messageIDs` the person reads, in order: one statement.
     public func media(ofMessages messageIDs: [UUID]) async throws -> [UUID: [MediaInfo]] {
-        var media: [UUID: [MediaInfo]] = [:]
-        for row in try await database.query(MessageStatements.mediaOfMessages, messageIDs) {
-            media[try row.decode(UUID.self, at: 0), default: []].append(try MediaRows.decode(row, from: 1))
-        }
-        return media
+        try await MediaRows.byOwner(MessageStatements.mediaOfMessages, messageIDs, on: database)
     }
 
     /// How many messages to the person are unread.
@@ -157,16 +153,13 @@ public struct MessageStore<Database: PostgresQueryable>: Sendable {
     /// Removes the reported message `id` for `reason` and closes its open reports: the message.
     /// NOT_FOUND unless it was reported and is not removed yet; BAD_USER_INPUT on `reason`.
     public func remove(_ id: UUID, reason: String) async throws -> Message {
-        let reason = try ModerationStore<Database>.reason(reason, field: "reason", limit: .messageRemovalReason, required: true)
-        guard let row = try await database.query(MessageStatements.remove, id, reason).first else { throw GraphQLError.notFound() }
-        try await database.execute(MessageStatements.resolve, id, "REMOVED")
+        let row = try await ModerationStore(database).removeReported(
+            id, reason: reason, limit: .messageRemovalReason, remove: MessageStatements.remove, resolve: MessageStatements.resolve)
         return try MessageRows.message(row).item
     }
 
     /// Dismisses the open reports of the message `id`: how many. NOT_FOUND when it has none.
     public func dismissReports(of id: UUID) async throws -> Int {
-        let count = try await database.query(MessageStatements.resolve, id, "DISMISSED")[0].decode(Int.self, at: 0)
-        guard count > 0 else { throw GraphQLError.notFound() }
-        return count
+        try await ModerationStore(database).dismissReports(of: id, resolve: MessageStatements.resolve)
     }
 }

@@ -1,8 +1,6 @@
 /// The SQL of notifications: what `NotificationStore` reads and marks for the person the
 /// transaction runs as, and what `Notifications.notify` writes. Values only as the parameters
-/// listed above each statement. A statement that returns notifications selects the columns
-/// `NotificationStore` decodes, in its order: id, kind, title, actor, subject kind and id,
-/// `created_at` (exact, for the position), `read_at`.
+/// listed above each statement. A statement that returns notifications selects ``columns``.
 ///
 /// The lists are newest first by (created_at, id), and their position is always a value (the
 /// cursor's, or `NotificationPosition.pastNewest` for the first page): it bounds the backward scan
@@ -11,32 +9,37 @@
 enum NotificationStatements {
     // MARK: Reading
 
+    /// The columns `NotificationStore` decodes, in its order, of the notification `n`: id, kind,
+    /// title, actor, subject kind and id, `created_at` (exact, for the position), `read_at`.
+    static let columns = """
+        n.id, n.kind, n.title, n.actor_id, n.subject_kind, n.subject_id, n.created_at, n.read_at
+        """
+
     /// A page of the person's notifications, over the `notifications_inbox` index: after the
     /// position $1 (created_at), $2 (id), at most $3.
-    static let page = """
-        select n.id, n.kind, n.title, n.actor_id, n.subject_kind, n.subject_id, n.created_at, n.read_at
-        from notifications n
-        where n.tenant_id = current_tenant_id() and n.recipient_id = current_person_id()
-          and (n.created_at, n.id) < ($1::timestamptz, $2::uuid)
-        order by n.created_at desc, n.id desc
-        limit $3
-        """
+    static let page = pageStatement()
 
     /// A page of the person's notifications not read yet, over the `notifications_unread` index
     /// (whose condition this statement states, so that it serves it in any plan): after the
     /// position $1 (created_at), $2 (id), at most $3.
-    static let unreadPage = """
-        select n.id, n.kind, n.title, n.actor_id, n.subject_kind, n.subject_id, n.created_at, n.read_at
-        from notifications n
-        where n.tenant_id = current_tenant_id() and n.recipient_id = current_person_id() and n.read_at is null
-          and (n.created_at, n.id) < ($1::timestamptz, $2::uuid)
-        order by n.created_at desc, n.id desc
-        limit $3
-        """
+    static let unreadPage = pageStatement(of: "n.read_at is null")
+
+    /// ``page``, of the notifications that meet `scope` too (a condition on `n`) when there is one.
+    private static func pageStatement(of scope: String? = nil) -> String {
+        let scope = scope.map { " and \($0)" } ?? ""
+        return """
+            select \(columns)
+            from notifications n
+            where n.tenant_id = current_tenant_id() and n.recipient_id = current_person_id()\(scope)
+              and (n.created_at, n.id) < ($1::timestamptz, $2::uuid)
+            order by n.created_at desc, n.id desc
+            limit $3
+            """
+    }
 
     /// The person's notification $1, if it is theirs.
     static let byID = """
-        select n.id, n.kind, n.title, n.actor_id, n.subject_kind, n.subject_id, n.created_at, n.read_at
+        select \(columns)
         from notifications n
         where n.tenant_id = current_tenant_id() and n.recipient_id = current_person_id() and n.id = $1
         """

@@ -27,7 +27,6 @@ public struct AdultPromptPolicy: TenantFileValue {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
-        maxOpenPerYoungPerson = try c.decode(Int.self, forKey: .maxOpenPerYoungPerson, default: 5)
-        try c.require((1...50).contains(maxOpenPerYoungPerson), at: .maxOpenPerYoungPerson, "a number of prompts from 1 to 50")
+        maxOpenPerYoungPerson = try c.decode(Int.self, forKey: .maxOpenPerYoungPerson, default: 5, in: 1...50, "a number of prompts")
     }
 }

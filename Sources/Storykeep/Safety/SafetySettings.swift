@@ -29,8 +29,7 @@ public struct SafetyPolicy: TenantFileValue {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
         helplines = try c.decode([Helpline].self, forKey: .helplines, default: [])
-        escalateAfterMinutes = try c.decode(Int.self, forKey: .escalateAfterMinutes, default: 15)
-        try c.require((1...1440).contains(escalateAfterMinutes), at: .escalateAfterMinutes, "a number of minutes from 1 to 1440")
+        escalateAfterMinutes = try c.decode(Int.self, forKey: .escalateAfterMinutes, default: 15, in: 1...1440, "a number of minutes")
     }
 }
 

@@ -123,9 +123,8 @@ public struct ModerationStore<Database: PostgresQueryable>: Sendable {
     /// Removes the post `id` for `reason` and closes its open reports. NOT_FOUND when there is no
     /// such post (or it was deleted); BAD_USER_INPUT on `reason`.
     public func removePost(_ id: UUID, reason: String) async throws -> Post {
-        let reason = try Self.reason(reason, field: "reason", limit: .socialRemovalReason, required: true)
-        guard let row = try await database.query(ModerationStatements.removePost, id, reason).first else { throw GraphQLError.notFound() }
-        try await database.execute(ModerationStatements.resolve, id, "REMOVED")
+        let row = try await removeReported(
+            id, reason: reason, limit: .socialRemovalReason, remove: ModerationStatements.removePost, resolve: ModerationStatements.resolve)
         return try PostRows.post(row).item
     }
 
@@ -138,15 +137,34 @@ public struct ModerationStore<Database: PostgresQueryable>: Sendable {
 
     /// Removes the comment `id` for `reason` and closes its open reports.
     public func removeComment(_ id: UUID, reason: String) async throws -> Comment {
-        let reason = try Self.reason(reason, field: "reason", limit: .socialCommentRemovalReason, required: true)
-        guard let row = try await database.query(ModerationStatements.removeComment, id, reason).first else { throw GraphQLError.notFound() }
-        try await database.execute(ModerationStatements.resolve, id, "REMOVED")
+        let row = try await removeReported(
+            id, reason: reason, limit: .socialCommentRemovalReason, remove: ModerationStatements.removeComment,
+            resolve: ModerationStatements.resolve)
         return try PostRows.comment(row).item
     }
 
     /// Dismisses the open reports of the post or comment `id`: how many. NOT_FOUND when it has none.
     public func dismissReports(of id: UUID) async throws -> Int {
-        let count = try await database.query(ModerationStatements.resolve, id, "DISMISSED")[0].decode(Int.self, at: 0)
+        try await dismissReports(of: id, resolve: ModerationStatements.resolve)
+    }
+
+    /// Takes down the reported content `id` with the statement `remove` ($1 the id, $2 `reason`,
+    /// checked against `limit`), then closes its open reports as REMOVED with `resolve` (the
+    /// shape of ``ModerationStatements/resolve``): the row `remove` returned. NOT_FOUND when it
+    /// returned none; BAD_USER_INPUT on `reason`. What removing a post, a comment or a message is.
+    package func removeReported(
+        _ id: UUID, reason: String, limit: TextLimit, remove: String, resolve: String
+    ) async throws -> PostgresRow {
+        let reason = try Self.reason(reason, field: "reason", limit: limit, required: true)
+        guard let row = try await database.query(remove, id, reason).first else { throw GraphQLError.notFound() }
+        try await database.execute(resolve, id, "REMOVED")
+        return row
+    }
+
+    /// Closes the open reports of `id` as DISMISSED with `resolve` (the shape of
+    /// ``ModerationStatements/resolve``): how many. NOT_FOUND when it has none.
+    package func dismissReports(of id: UUID, resolve: String) async throws -> Int {
+        let count = try await database.query(resolve, id, "DISMISSED")[0].decode(Int.self, at: 0)
         guard count > 0 else { throw GraphQLError.notFound() }
         return count
     }

@@ -1,8 +1,10 @@
+import StorykeepJournals
+
 /// The SQL of `PostStore`: posts, their files, reactions and comments, and groups. Values only as
 /// the parameters listed above each statement; no value is spliced into the text, only the
-/// constant fragments of this enum. What a person reads is what the policies of
-/// Migrations/0033_social_posts.sql let them read (WHO READS A POST there): no statement here
-/// repeats that rule, so that it is written once.
+/// constant fragments of this enum and the table names given to `MediaStatements`. What a person
+/// reads is what the policies of Migrations/0033_social_posts.sql let them read (WHO READS A POST
+/// there): no statement here repeats that rule, so that it is written once.
 package enum PostStatements {
     // MARK: Posts
 
@@ -14,28 +16,24 @@ package enum PostStatements {
 
     /// The posts the person reads, newest first, before the position ($1 timestamptz, $2 uuid); $3
     /// of them. Their own are there as they stand (pending, removed); nobody's deleted.
-    static let timeline = """
-        select \(postColumns) from social_posts p
-        where p.tenant_id = current_tenant_id() and p.deleted_at is null and (p.created_at, p.id) < ($1, $2)
-        order by p.created_at desc, p.id desc
-        limit $3
-        """
+    static let timeline = pageStatement()
 
     /// As ``timeline``, of the author $4 alone.
-    static let byAuthor = """
-        select \(postColumns) from social_posts p
-        where p.tenant_id = current_tenant_id() and p.author_id = $4 and p.deleted_at is null and (p.created_at, p.id) < ($1, $2)
-        order by p.created_at desc, p.id desc
-        limit $3
-        """
+    static let byAuthor = pageStatement(of: "p.author_id = $4")
 
     /// As ``timeline``, of the group $4 alone.
-    static let byGroup = """
-        select \(postColumns) from social_posts p
-        where p.tenant_id = current_tenant_id() and p.group_id = $4 and p.deleted_at is null and (p.created_at, p.id) < ($1, $2)
-        order by p.created_at desc, p.id desc
-        limit $3
-        """
+    static let byGroup = pageStatement(of: "p.group_id = $4")
+
+    /// ``timeline``, of the posts that meet `scope` too (a condition on `p`) when there is one.
+    private static func pageStatement(of scope: String? = nil) -> String {
+        let scope = scope.map { " and \($0)" } ?? ""
+        return """
+            select \(postColumns) from social_posts p
+            where p.tenant_id = current_tenant_id()\(scope) and p.deleted_at is null and (p.created_at, p.id) < ($1, $2)
+            order by p.created_at desc, p.id desc
+            limit $3
+            """
+    }
 
     /// The post $1, if the person reads it and it is not deleted.
     static let byID = """
@@ -81,11 +79,7 @@ package enum PostStatements {
         """
 
     /// Attaches the person's files $2 (uuid[]), in that order, to their post $1.
-    static let attachMedia = """
-        insert into social_post_media (tenant_id, post_id, media_id, author_id, position)
-        select current_tenant_id(), $1, x.id, current_person_id(), x.ord - 1
-        from unnest($2::uuid[]) with ordinality as x (id, ord)
-        """
+    static let attachMedia = MediaStatements.attach(to: "social_post_media", owner: "post_id", person: "author_id")
 
     /// Replaces the text $2 and link $3 of the person's post $1 (not deleted, not removed), marked
     /// edited (and held for review when it now holds a blocked word: the trigger).
@@ -105,13 +99,7 @@ package enum PostStatements {
 
     /// The files of the posts among $1 (uuid[]) the person reads, in order: the post's id, then the
     /// columns `MediaRows.decode` reads.
-    static let mediaOfPosts = """
-        select pm.post_id, m.id, m.content_type, m.byte_size, m.sha256, m.created_at
-        from social_post_media pm
-        join media m on m.tenant_id = pm.tenant_id and m.id = pm.media_id
-        where pm.tenant_id = current_tenant_id() and pm.post_id = any($1::uuid[])
-        order by pm.post_id, pm.position
-        """
+    static let mediaOfPosts = MediaStatements.attached(in: "social_post_media", owner: "post_id")
 
     // MARK: Reactions
 

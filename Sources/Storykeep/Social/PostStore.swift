@@ -54,11 +54,7 @@ public struct PostStore<Database: PostgresQueryable>: Sendable {
 
     /// The files of each of `postIDs` the person reads, in order: one statement.
     public func media(ofPosts postIDs: [UUID]) async throws -> [UUID: [MediaInfo]] {
-        var media: [UUID: [MediaInfo]] = [:]
-        for row in try await database.query(PostStatements.mediaOfPosts, postIDs) {
-            media[try row.decode(UUID.self, at: 0), default: []].append(try MediaRows.decode(row, from: 1))
-        }
-        return media
+        try await MediaRows.byOwner(PostStatements.mediaOfPosts, postIDs, on: database)
     }
 
     /// The reactions to each of `postIDs`, by kind: one statement.

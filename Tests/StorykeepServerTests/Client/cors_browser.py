@@ -13,13 +13,11 @@ script's requests finish).
 """
 
 import html
-import http.server
 import json
 import re
 import sys
-import threading
 
-from headless import dom_after_scripts, free_port
+from headless import dom_after_scripts, free_port, serve
 
 PAGE = """<!doctype html>
 <html><body><pre id="result">pending</pre><script>
@@ -45,23 +43,9 @@ async function ask(query, variables, token) {
 """
 
 
-def serve(port, page):
+def serve_page(port, page):
     body = page.encode()
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            self.send_response(200)
-            self.send_header("content-type", "text/html; charset=utf-8")
-            self.send_header("content-length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
+    return serve(port, lambda path: (body, [("content-type", "text/html; charset=utf-8")]))
 
 
 def outcome(url):
@@ -76,7 +60,7 @@ def main():
         return
     api, port, username, password, hosts = sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6:]
     page = PAGE % {"api": json.dumps(api), "username": json.dumps(username), "password": json.dumps(password)}
-    server = serve(port, page)
+    server = serve_page(port, page)
     try:
         print(json.dumps({host: outcome("http://%s:%d/" % (host, port)) for host in hosts}))
     finally:

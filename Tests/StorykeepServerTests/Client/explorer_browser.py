@@ -19,14 +19,12 @@ page's DOM (`--dump-dom`, after `--virtual-time-budget` lets the scripts run).
 
 import base64
 import hashlib
-import http.server
 import importlib.util
 import json
 import os
 import sys
-import threading
 
-from headless import dom_after_scripts, free_port
+from headless import dom_after_scripts, free_port, serve
 
 REACT_FILES = ("react.production.min.js", "react-dom.production.min.js")
 
@@ -47,37 +45,26 @@ def digests():
     return out
 
 
-def serve(port, folder, requested):
+def serve_assets(port, folder, requested):
     types = {".js": "text/javascript", ".css": "text/css"}
 
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            requested.append(self.path)
-            name = self.path.removeprefix("/graphiql/")
-            path = os.path.join(folder, name)
-            if "/" in name or not os.path.isfile(path):
-                self.send_error(404)
-                return
-            with open(path, "rb") as f:
-                body = f.read()
-            self.send_response(200)
-            self.send_header("content-type", types.get(os.path.splitext(name)[1], "application/octet-stream"))
-            self.send_header("access-control-allow-origin", "*")
-            self.send_header("content-length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+    def answer(path):
+        requested.append(path)
+        name = path.removeprefix("/graphiql/")
+        file = os.path.join(folder, name)
+        if "/" in name or not os.path.isfile(file):
+            return None
+        with open(file, "rb") as f:
+            body = f.read()
+        content_type = types.get(os.path.splitext(name)[1], "application/octet-stream")
+        return body, [("content-type", content_type), ("access-control-allow-origin", "*")]
 
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
+    return serve(port, answer)
 
 
 def run(url, port):
     requested = []
-    server = serve(port, assets_folder(), requested)
+    server = serve_assets(port, assets_folder(), requested)
     try:
         dom = dom_after_scripts(url)
     finally:

@@ -19,29 +19,3 @@ public final class ExecutableDefinitionsRule: ValidationRule {
         return .skip
     }
 }
-
-extension TypeDefinition {
-    var loc: Location? {
-        switch self {
-        case .scalar(let node): node.loc
-        case .object(let node): node.loc
-        case .interface(let node): node.loc
-        case .union(let node): node.loc
-        case .enum(let node): node.loc
-        case .inputObject(let node): node.loc
-        }
-    }
-}
-
-extension TypeExtension {
-    var loc: Location? {
-        switch self {
-        case .scalar(let node): node.loc
-        case .object(let node): node.loc
-        case .interface(let node): node.loc
-        case .union(let node): node.loc
-        case .enum(let node): node.loc
-        case .inputObject(let node): node.loc
-        }
-    }
-}
