@@ -16,27 +16,24 @@ public final class ServeProcess: @unchecked Sendable {  // set once, when it sta
         let all = Mutex<[String]>([])
     }
 
-    /// Whether the process has exited, and who waits for it to: its termination handler says so
-    /// from Foundation's thread, without a thread of the concurrency pool ever blocking on it.
+    /// Whether the process has exited: its termination handler says so from Foundation's
+    /// thread, and a waiter looks now and then, holding no thread of the concurrency pool.
     private final class Exit: Sendable {
-        private let state = Mutex<(exited: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+        private let exited = Mutex(false)
 
         func happened() {
-            for waiting in state.withLock({ state in
-                state.exited = true
-                defer { state.waiting = [] }
-                return state.waiting
-            }) { waiting.resume() }
+            exited.withLock { $0 = true }
         }
 
-        func wait() async {
-            await withCheckedContinuation { continuation in
-                let exited = state.withLock { state in
-                    if !state.exited { state.waiting.append(continuation) }
-                    return state.exited
-                }
-                if exited { continuation.resume() }
+        var hasHappened: Bool { exited.withLock { $0 } }
+
+        /// Whether it exited within `limit`.
+        func wait(upTo limit: Duration) async -> Bool {
+            let deadline = ContinuousClock.now + limit
+            while !hasHappened, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(20))
             }
+            return hasHappened
         }
     }
 
@@ -82,8 +79,14 @@ public final class ServeProcess: @unchecked Sendable {  // set once, when it sta
     }
 
     /// SIGTERM, then waits for it to drain and exit: everything it wrote is in ``output`` after.
+    /// The signal goes to its process id itself, and the wait is bounded: after 30 s it gets
+    /// SIGKILL, and after 10 s more the test goes on (and fails on what is missing) rather than
+    /// hang the suite.
     public func stopAndWait() async {
-        process.terminate()
-        await exited.wait()
+        let pid = process.processIdentifier
+        kill(pid, SIGTERM)
+        if await exited.wait(upTo: .seconds(30)) { return }
+        kill(pid, SIGKILL)
+        _ = await exited.wait(upTo: .seconds(10))
     }
 }
