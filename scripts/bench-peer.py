@@ -427,7 +427,8 @@ class Mutation:
         tag_ids, media_ids = uuids(input.tag_ids, "input.tagIds"), uuids(input.media_ids, "input.mediaIds")
         row = (await context.fetch(CREATE_ENTRY, tag_ids, media_ids, None, input.kind.value, day, input.text, input.mood,
                                    input.background, input.suggestion))[0]
-        check, row = tuple(row)[:5], tuple(row)[5:]
+        values = tuple(row)
+        check, row = values[:5], values[5:]
         if check[1]:
             raise BadInput("input.tagIds", f"no tag of yours has the id {check[1][0]}")
         if check[2]:

@@ -9,32 +9,10 @@ public final class ServeProcess: @unchecked Sendable {  // set once, when it sta
     public let port: Int
     private let process: Process
     private let lines = Lines()
-    private let exited = Exit()
 
     /// What the process wrote, appended from the thread that reads its pipe.
     private final class Lines: Sendable {
         let all = Mutex<[String]>([])
-    }
-
-    /// Whether the process has exited: its termination handler says so from Foundation's
-    /// thread, and a waiter looks now and then, holding no thread of the concurrency pool.
-    private final class Exit: Sendable {
-        private let exited = Mutex(false)
-
-        func happened() {
-            exited.withLock { $0 = true }
-        }
-
-        var hasHappened: Bool { exited.withLock { $0 } }
-
-        /// Whether it exited within `limit`.
-        func wait(upTo limit: Duration) async -> Bool {
-            let deadline = ContinuousClock.now + limit
-            while !hasHappened, ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(20))
-            }
-            return hasHappened
-        }
     }
 
     /// The built `storykeep`: beside the test bundle, or in the checkout's debug build.
@@ -61,7 +39,6 @@ public final class ServeProcess: @unchecked Sendable {  // set once, when it sta
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
-        process.terminationHandler = { [exited] _ in exited.happened() }
         try process.run()
         let announced = await firstCapture(in: output.fileHandleForReading, of: /serving on http:\/\/127\.0\.0\.1:([0-9]+)/) {
             [lines] line in lines.all.withLock { $0.append(line) }
@@ -85,8 +62,18 @@ public final class ServeProcess: @unchecked Sendable {  // set once, when it sta
     public func stopAndWait() async {
         let pid = process.processIdentifier
         kill(pid, SIGTERM)
-        if await exited.wait(upTo: .seconds(30)) { return }
+        if await exits(within: .seconds(30)) { return }
         kill(pid, SIGKILL)
-        _ = await exited.wait(upTo: .seconds(10))
+        _ = await exits(within: .seconds(10))
+    }
+
+    /// Whether it has exited within `limit`, looked at now and then, holding no thread of the
+    /// concurrency pool.
+    private func exits(within limit: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return !process.isRunning
     }
 }

@@ -34,11 +34,7 @@ package enum EntryRows {
 
     /// The media of the entries `ids`, by entry, in each entry's order: one statement.
     package static func media(ofEntries ids: [UUID], on database: some PostgresQueryable) async throws -> [UUID: [MediaInfo]] {
-        var media: [UUID: [MediaInfo]] = [:]
-        for row in try await database.query(JournalStatements.mediaOfEntries, ids) {
-            media[try row.decode(UUID.self, at: 0), default: []].append(try MediaRows.decode(row, from: 1))
-        }
-        return media
+        try await MediaRows.byOwner(JournalStatements.mediaOfEntries, ids, on: database)
     }
 }
 

@@ -8,6 +8,10 @@
 /// (see Migrations/0003_journals.sql), and the policies hold it to that person whatever it says.
 /// A statement that returns entries selects the columns `EntryRows.decode` reads, in its order.
 enum JournalStatements {
+    /// The columns `EntryRows.decode` reads, in its order, of the entry `e`: what every statement
+    /// here that returns entries selects.
+    static let entryColumns = "e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at"
+
     // MARK: Writing
 
     /// A new entry with its tag and media links, written only if ``checkInput`` (its first
@@ -30,7 +34,7 @@ enum JournalStatements {
             from checked c
             where cardinality(c.unknown_tags) = 0 and cardinality(c.unknown_media) = 0
               and cardinality(c.attached_media) = 0 and not c.day_taken
-            returning tenant_id, author_id, id, day, kind, body, mood, background, suggestion, created_at, updated_at, archived_at
+            returning *
         ), tag_links as (
             insert into entry_tags (tenant_id, entry_id, tag_id, author_id)
             select e.tenant_id, e.id, t.id, e.author_id from new_entry e, unnest($1::uuid[]) as t (id)
@@ -39,7 +43,7 @@ enum JournalStatements {
             select e.tenant_id, e.id, m.id, e.author_id, m.ord - 1
             from new_entry e, unnest($2::uuid[]) with ordinality as m (id, ord)
         )
-        select c.*, e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at
+        select c.*, \(entryColumns)
         from checked c left join new_entry e on true
         """
 
@@ -59,7 +63,7 @@ enum JournalStatements {
                 updated_at = clock_timestamp()
             where tenant_id = current_tenant_id() and author_id = current_person_id() and id = $1
               and archived_at is null
-            returning tenant_id, author_id, id, day, kind, body, mood, background, suggestion, created_at, updated_at, archived_at
+            returning *
         ), untagged as (
             delete from entry_tags et using updated u
             where et.tenant_id = u.tenant_id and et.entry_id = u.id and et.tag_id <> all($8::uuid[])
@@ -70,7 +74,7 @@ enum JournalStatements {
         ), unlinked as (
             delete from entry_media em using updated u where em.tenant_id = u.tenant_id and em.entry_id = u.id
         )
-        select id, day, kind, body, mood, background, suggestion, created_at, updated_at, archived_at from updated
+        select \(entryColumns) from updated e
         """
 
     /// Links the files $2 to the person's entry $1, in that order.
@@ -125,7 +129,7 @@ enum JournalStatements {
 
     /// The person's live entries among the ids $1 (uuid[]), in no particular order.
     static let entriesByID = """
-        select e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at
+        select \(entryColumns)
         from entries e
         where e.tenant_id = current_tenant_id() and e.author_id = current_person_id()
           and e.id = any($1::uuid[]) and e.archived_at is null
@@ -149,7 +153,7 @@ enum JournalStatements {
     /// Kinds, tags and the search are filters in any plan: the index gives the order, and the
     /// scan stops at $9 rows.
     static let entriesPage = """
-        select e.id, e.day, e.kind, e.body, e.mood, e.background, e.suggestion, e.created_at, e.updated_at, e.archived_at
+        select \(entryColumns)
         from entries e
         where e.tenant_id = current_tenant_id() and e.author_id = current_person_id() and e.archived_at is null
           and (e.day, e.created_at, e.id) < ($1::date, $2::timestamptz, $3::uuid)

@@ -53,9 +53,9 @@ public struct JournalStore<Database: PostgresQueryable>: Sendable {
     /// statement, none when it has no file.
     private func withMedia(_ entry: Entry, _ mediaIDs: [UUID]) async throws -> Entry {
         guard !mediaIDs.isEmpty else { return entry }
-        var entries = [entry]
-        try await EntryRows.attach(to: &entries, on: database)
-        return entries[0]
+        var entry = entry
+        entry.media = try await EntryRows.media(ofEntries: [entry.id], on: database)[entry.id] ?? []
+        return entry
     }
 
     /// Deletes the person's live entry `id` as of `now`: it moves to the archive (see the archive
