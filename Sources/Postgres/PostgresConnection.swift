@@ -64,22 +64,26 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
     }
 
     /// Sends the statements `gathered` in one round trip (one alone as usual, several in a
-    /// pipeline) from the worker's thread, and resumes each one's waiter with its rows or error.
-    func send(_ gathered: [(statement: PipelinedStatement, waiter: CheckedContinuation<PostgresRows, any Error>)]) {
-        tally.add(gathered.count, roundTrips: 1)
+    /// pipeline) from the worker's thread, and resumes each waiter with its statements' rows or errors.
+    func send(_ gathered: [StatementGathering.Waiting]) {
+        let statements = gathered.flatMap(\.statements)
+        tally.add(statements.count, roundTrips: 1)
         worker.submit { [self] in
-            let results: [Result<PostgresRows, any Error>]
-            if gathered.count == 1 {
-                results = [Result { try core.core.execute(gathered[0].statement.sql, gathered[0].statement.parameters) }]
+            var results: [Result<PostgresRows, any Error>]
+            if statements.count == 1 {
+                results = [Result { try core.core.execute(statements[0].sql, statements[0].parameters) }]
             } else {
                 do {
-                    results = try core.core.pipeline(gathered.map(\.statement)).map { $0.mapError { $0 } }
+                    results = try core.core.pipeline(statements).map { $0.mapError { $0 } }
                 } catch {
-                    results = Array(repeating: .failure(error), count: gathered.count)
+                    results = Array(repeating: .failure(error), count: statements.count)
                 }
             }
             recordState()
-            for (item, result) in zip(gathered, results) { item.waiter.resume(with: result) }
+            for item in gathered {
+                item.waiter.resume(returning: Array(results.prefix(item.statements.count)))
+                results.removeFirst(item.statements.count)
+            }
         }
     }
 
@@ -101,7 +105,7 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
     public func query(_ sql: String, parameters: [(any PostgresEncodable)?]) async throws -> PostgresRows {
         let encoded = try parameters.map { try $0?.postgresParameter() }
         if let gathering = StatementGathering.current, gathering.connection === self {
-            return try await StatementSpan.run(sql) { try await gathering.send(PipelinedStatement(sql: sql, parameters: encoded)) }
+            return try await StatementSpan.run(sql) { try await gathering.send([PipelinedStatement(sql: sql, parameters: encoded)])[0].get() }
         }
         tally.add(1, roundTrips: 1)
         return try await StatementSpan.run(sql) { try await run { try $0.execute(sql, encoded) } }
@@ -113,10 +117,13 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
     public func query(together statements: [PostgresStatement]) async throws -> [PostgresRows] {
         guard !statements.isEmpty else { return [] }
         let encoded = try statements.map { try $0.encoded() }
-        tally.add(statements.count, roundTrips: 1)
-        let results = try await StatementSpan.run(statements.map(\.sql).joined(separator: "; ")) {
-            try await run { try $0.pipeline(encoded) }
+        let sql = statements.map(\.sql).joined(separator: "; ")
+        // Inside a statement gathering on this connection, they travel with the others'.
+        if let gathering = StatementGathering.current, gathering.connection === self {
+            return try await StatementSpan.run(sql) { try await gathering.send(encoded).map { try $0.get() } }
         }
+        tally.add(statements.count, roundTrips: 1)
+        let results = try await StatementSpan.run(sql) { try await run { try $0.pipeline(encoded) } }
         return try results.map { try $0.get() }
     }
 

@@ -5,8 +5,8 @@ import Synchronization
 /// still running has one waiting too, or has finished; then they all travel in one round trip
 /// (libpq's pipeline mode), in the order they were asked for, and each gets its own rows or error.
 ///
-/// The work asks for nothing special: it runs its statements as usual, and the connection
-/// decides. It is how a GraphQL round's DataLoader batches (a page's tags and its media) share
+/// The work asks for nothing special: it runs its statements as usual (one by one, or several
+/// with ``PostgresConnection/query(together:)``), and the connection decides. It is how a GraphQL round's DataLoader batches (a page's tags and its media) share
 /// one round trip. Inside the transaction, a statement that fails aborts it, and the statements
 /// sent after it in the same round trip fail as they would have sent one by one.
 ///
@@ -22,10 +22,14 @@ public final class StatementGathering: Sendable {
     let connection: PostgresConnection
     private let state: Mutex<State>
 
+    /// The statements one participant waits for (one, or several sent together), and its waiter.
+    typealias Waiting = (statements: [PipelinedStatement], waiter: CheckedContinuation<[Result<PostgresRows, any Error>], Never>)
+
     private struct State {
         /// Participants that have not finished.
         var running: Int
-        var waiting: [(statement: PipelinedStatement, waiter: CheckedContinuation<PostgresRows, any Error>)] = []
+        /// At most one entry per participant: it waits for its statements' rows.
+        var waiting: [Waiting] = []
         /// Sends the waiting statements once ``patience`` has passed.
         var timer: Task<Void, Never>?
     }
@@ -42,11 +46,12 @@ public final class StatementGathering: Sendable {
         return try await Self.$current.withValue(self) { try await work() }
     }
 
-    /// Queues `statement` and waits for its rows.
-    func send(_ statement: PipelinedStatement) async throws -> PostgresRows {
-        try await withCheckedThrowingContinuation { waiter in
+    /// Queues `statements` (one participant's, to travel together) and waits for the rows or
+    /// error of each.
+    func send(_ statements: [PipelinedStatement]) async -> [Result<PostgresRows, any Error>] {
+        await withCheckedContinuation { waiter in
             let (ready, armTimer) = state.withLock { state in
-                state.waiting.append((statement, waiter))
+                state.waiting.append((statements, waiter))
                 let ready = Self.takeIfComplete(&state)
                 return (ready, ready == nil && state.timer == nil)
             }
@@ -85,9 +90,7 @@ public final class StatementGathering: Sendable {
     }
 
     /// The waiting statements, taken, when every running participant has one waiting (or `force`).
-    private static func takeIfComplete(
-        _ state: inout State, force: Bool = false
-    ) -> [(statement: PipelinedStatement, waiter: CheckedContinuation<PostgresRows, any Error>)]? {
+    private static func takeIfComplete(_ state: inout State, force: Bool = false) -> [Waiting]? {
         guard !state.waiting.isEmpty, force || state.waiting.count >= state.running else { return nil }
         defer {
             state.waiting = []

@@ -97,6 +97,26 @@ import Testing
         }
     }
 
+    @Test func statementsTogetherJoinAGatheringOnTheirConnection() async throws {
+        try await withCheckTable { pool in
+            let (statements, roundTrips) = try await pool.transaction { tx in
+                let before = (pool.statementsSent, pool.roundTrips)
+                let gathering = tx.gathering(participants: 2)
+                async let pair = gathering.participate {
+                    try await tx.query(together: [PostgresStatement("select 1::int8"), PostgresStatement("select 2::int8")])
+                        .map { try $0[0].decode(Int.self, at: 0) }
+                }
+                async let single = gathering.participate { try await tx.query("select 3::int8")[0].decode(Int.self, at: 0) }
+                let (both, one) = try await (pair, single)
+                #expect(both == [1, 2])
+                #expect(one == 3)
+                return (pool.statementsSent - before.0, pool.roundTrips - before.1)
+            }
+            #expect(statements == 3)
+            #expect(roundTrips == 1)
+        }
+    }
+
     @Test func aFailedGatheredStatementAbortsTheTransaction() async throws {
         try await withCheckTable { pool in
             var outcomes: (inserted: Result<Int, any Error>, divided: Result<PostgresRows, any Error>)?
