@@ -13,7 +13,7 @@ extension String: PostgresCodable {
             guard value.bytes.first == 1 else { throw value.mismatch(String.self, "unknown jsonb version") }
             return String(decoding: UnsafeRawBufferPointer(rebasing: value.bytes.dropFirst()), as: UTF8.self)
         case .uuid:
-            return try UUID.postgresDecode(value).uuidString.lowercased()
+            return try UUID.postgresDecode(value).lowercased
         case .numeric:
             return try numericText(value)
         case let type where type.isTextual:
@@ -93,7 +93,48 @@ extension Double: PostgresCodable {
 }
 
 extension UUID: PostgresCodable {
-    public func postgresParameter() throws -> PostgresParameter? { .text(uuidString) }
+    /// Sent as text, which PostgreSQL reads as `uuid` or as `text` from context.
+    public func postgresParameter() throws -> PostgresParameter? { .text(lowercased) }
+
+    /// `{a,b}`: a uuid's text needs no quotes in an array literal.
+    public static func postgresArrayParameter(_ elements: [UUID]) throws -> PostgresParameter {
+        let count = elements.isEmpty ? 2 : 1 + elements.count * 37
+        let literal = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            buffer[0] = ASCII.openBrace
+            for (index, element) in elements.enumerated() {
+                element.writeText(into: buffer, at: 1 + index * 37)
+                buffer[index * 37 + 37] = index == elements.count - 1 ? ASCII.closeBrace : ASCII.comma
+            }
+            if elements.isEmpty { buffer[1] = ASCII.closeBrace }
+            initialized = count
+        }
+        return PostgresParameter(bytes: literal, binaryType: nil)
+    }
+
+    /// The canonical lower-case form: how ids appear in the API and go to PostgreSQL. Written
+    /// byte by byte: Foundation's `uuidString` formats through `sprintf` and is upper-case.
+    public var lowercased: String {
+        String(unsafeUninitializedCapacity: 36) { text in
+            writeText(into: text, at: 0)
+            return 36
+        }
+    }
+
+    /// Writes the 36 bytes of the lower-case form at `start`.
+    private func writeText(into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+        withUnsafeBytes(of: uuid) { bytes in
+            var end = start
+            for (index, byte) in bytes.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    buffer[end] = UInt8(ascii: "-")
+                    end += 1
+                }
+                buffer[end] = hexDigits[Int(byte >> 4)]
+                buffer[end + 1] = hexDigits[Int(byte & 0x0f)]
+                end += 2
+            }
+        }
+    }
 
     public static func postgresDecode(_ value: PostgresValue) throws -> UUID {
         guard value.type == .uuid, value.bytes.count == 16 else { throw value.mismatch(UUID.self) }

@@ -124,26 +124,36 @@ public struct PostgresValue {
 
 extension PostgresEncodable {
     public static func postgresArrayParameter(_ elements: [Self]) throws -> PostgresParameter {
-        var literal = "{"
+        var literal: [UInt8] = [ASCII.openBrace]
         for (index, element) in elements.enumerated() {
-            if index > 0 { literal += "," }
+            if index > 0 { literal.append(ASCII.comma) }
             guard let parameter = try element.postgresParameter() else {
-                literal += "NULL"
+                literal += "NULL".utf8
                 continue
             }
-            // A binary element (bytea) goes in the literal in bytea's hex text form.
-            let text = parameter.binaryType == nil
-                ? String(decoding: parameter.bytes, as: UTF8.self)
-                : "\\x" + hexString(parameter.bytes)
-            literal += "\""
-            for character in text.unicodeScalars {
-                if character == "\"" || character == "\\" { literal += "\\" }
-                literal.unicodeScalars.append(character)
+            literal.append(ASCII.quote)
+            if parameter.binaryType == nil {
+                // Escaped byte by byte: no byte of a multi-byte UTF-8 character is `"` or `\`.
+                for byte in parameter.bytes {
+                    if byte == ASCII.quote || byte == ASCII.backslash { literal.append(ASCII.backslash) }
+                    literal.append(byte)
+                }
+            } else {
+                // A binary element (bytea) goes in bytea's hex text form, its `\` escaped: `\\x0a1b`.
+                literal += [ASCII.backslash, ASCII.backslash, UInt8(ascii: "x")]
+                appendHex(parameter.bytes, to: &literal)
             }
-            literal += "\""
+            literal.append(ASCII.quote)
         }
-        return .text(literal + "}")
+        literal.append(ASCII.closeBrace)
+        return PostgresParameter(bytes: literal, binaryType: nil)
     }
+}
+
+/// The bytes of an array literal.
+enum ASCII {
+    static let openBrace = UInt8(ascii: "{"), closeBrace = UInt8(ascii: "}"), comma = UInt8(ascii: ",")
+    static let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
 }
 
 extension PostgresDecodable {
@@ -203,14 +213,19 @@ extension Array: PostgresDecodable where Element: PostgresDecodable {
     }
 }
 
-private let hexDigits = Array("0123456789abcdef".utf8)
+let hexDigits = Array("0123456789abcdef".utf8)
 
-func hexString(_ bytes: [UInt8]) -> String {
-    var out = [UInt8]()
-    out.reserveCapacity(bytes.count * 2)
+/// Appends each byte as two lower-case hex digits.
+func appendHex(_ bytes: some Sequence<UInt8>, to out: inout [UInt8]) {
     for byte in bytes {
         out.append(hexDigits[Int(byte >> 4)])
         out.append(hexDigits[Int(byte & 0x0f)])
     }
+}
+
+func hexString(_ bytes: [UInt8]) -> String {
+    var out = [UInt8]()
+    out.reserveCapacity(bytes.count * 2)
+    appendHex(bytes, to: &out)
     return String(decoding: out, as: UTF8.self)
 }

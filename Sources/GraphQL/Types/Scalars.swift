@@ -190,8 +190,12 @@ private enum OutputScalar {
     case string(String)
     case other
 
+    /// The commonest kinds come first: each failing cast costs a search of the runtime's tables.
     init(_ value: any Sendable) {
         switch value {
+        case let value as String: self = .string(value)
+        case let value as Int: self = .int(value)
+        case let value as Bool: self = .bool(value)
         case let value as GraphQLValue:
             switch value {
             case .bool(let bool): self = .bool(bool)
@@ -200,10 +204,7 @@ private enum OutputScalar {
             case .string(let string): self = .string(string)
             default: self = .other
             }
-        case let value as Bool: self = .bool(value)
-        case let value as Int: self = .int(value)
         case let value as Double: self = .double(value)
-        case let value as String: self = .string(value)
         case let value as Substring: self = .string(String(value))
         case let value as any BinaryInteger:
             if let int = Int(exactly: value) { self = .int(int) } else { self = .double(Double(value)) }

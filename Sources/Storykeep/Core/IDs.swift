@@ -1,28 +1,6 @@
 public import Foundation
 public import GraphQL
 
-extension UUID {
-    /// The canonical lowercase form: how ids appear in the API. Written byte by byte: Foundation's
-    /// `uuidString` formats through `sprintf` and is then lowercased, two strings for every id of
-    /// every response.
-    public var lowercased: String {
-        withUnsafeBytes(of: uuid) { bytes in
-            String(unsafeUninitializedCapacity: 36) { text in
-                var end = 0
-                for (index, byte) in bytes.enumerated() {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        text[end] = UInt8(ascii: "-")
-                        end += 1
-                    }
-                    Crypto.writeHex(byte, into: text, at: end)
-                    end += 2
-                }
-                return end
-            }
-        }
-    }
-}
-
 extension GraphQLObject {
     /// The argument `name` as an id. An `ID` that is no UUID names nothing, so it is NOT_FOUND
     /// like any other id that is not the person's to see.
