@@ -25,7 +25,7 @@ import Storykeep
         let config = try await StorykeepConfig.load(environment: [:], directory: try checkout())
         #expect(config.http.host == "127.0.0.1")
         #expect(config.http.port == 8080)
-        #expect(config.database.poolSize == 8)
+        #expect(config.database.poolSize == 4)
         #expect(config.database.url == nil)
         #expect(config.argon2.memoryKiB >= 19456)
         #expect(config.argon2.threadNiceness == 19)
