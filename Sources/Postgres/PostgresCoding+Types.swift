@@ -94,7 +94,13 @@ extension Double: PostgresCodable {
 
 extension UUID: PostgresCodable {
     /// Sent as text, which PostgreSQL reads as `uuid` or as `text` from context.
-    public func postgresParameter() throws -> PostgresParameter? { .text(lowercased) }
+    public func postgresParameter() throws -> PostgresParameter? {
+        let text = [UInt8](unsafeUninitializedCapacity: 36) { buffer, initialized in
+            writeText(into: buffer, at: 0)
+            initialized = 36
+        }
+        return PostgresParameter(bytes: text, binaryType: nil)
+    }
 
     /// `{a,b}`: a uuid's text needs no quotes in an array literal.
     public static func postgresArrayParameter(_ elements: [UUID]) throws -> PostgresParameter {

@@ -69,7 +69,7 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
         let statements = gathered.flatMap(\.statements)
         tally.add(statements.count, roundTrips: 1)
         worker.submit { [self] in
-            var results: [Result<PostgresRows, any Error>]
+            let results: [Result<PostgresRows, any Error>]
             if statements.count == 1 {
                 results = [Result { try core.core.execute(statements[0].sql, statements[0].parameters) }]
             } else {
@@ -80,9 +80,10 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
                 }
             }
             recordState()
+            var start = 0
             for item in gathered {
-                item.waiter.resume(returning: Array(results.prefix(item.statements.count)))
-                results.removeFirst(item.statements.count)
+                item.waiter.resume(returning: Array(results[start..<start + item.statements.count]))
+                start += item.statements.count
             }
         }
     }
@@ -102,9 +103,15 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
 
     // MARK: PostgresQueryable
 
+    /// The statement gathering this task takes part in on this connection, if any: its
+    /// statements then travel with the other participants'.
+    private var openGathering: StatementGathering? {
+        StatementGathering.current.flatMap { $0.connection === self ? $0 : nil }
+    }
+
     public func query(_ sql: String, parameters: [(any PostgresEncodable)?]) async throws -> PostgresRows {
         let encoded = try parameters.map { try $0?.postgresParameter() }
-        if let gathering = StatementGathering.current, gathering.connection === self {
+        if let gathering = openGathering {
             return try await StatementSpan.run(sql) { try await gathering.send([PipelinedStatement(sql: sql, parameters: encoded)])[0].get() }
         }
         tally.add(1, roundTrips: 1)
@@ -118,8 +125,7 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
         guard !statements.isEmpty else { return [] }
         let encoded = try statements.map { try $0.encoded() }
         let sql = statements.map(\.sql).joined(separator: "; ")
-        // Inside a statement gathering on this connection, they travel with the others'.
-        if let gathering = StatementGathering.current, gathering.connection === self {
+        if let gathering = openGathering {
             return try await StatementSpan.run(sql) { try await gathering.send(encoded).map { try $0.get() } }
         }
         tally.add(statements.count, roundTrips: 1)
