@@ -13,17 +13,25 @@ public struct PostgresConfiguration: Sendable {
     public var statementCacheSize: Int
     /// 256.
     public static let defaultStatementCacheSize = 256
+    /// How long a ``StatementGathering``'s statements wait for a participant that neither sends
+    /// one nor finishes (5 ms). Tests that count round trips set it long, so that a slow machine
+    /// cannot split a gathering they expect whole.
+    public var gatheringPatience: Duration
+
+    public static let defaultGatheringPatience = Duration.milliseconds(5)
 
     public init(
         connectionString: String,
         poolSize: Int = 8,
         acquireTimeout: Duration = .seconds(10),
-        statementCacheSize: Int = defaultStatementCacheSize
+        statementCacheSize: Int = defaultStatementCacheSize,
+        gatheringPatience: Duration = defaultGatheringPatience
     ) {
         precondition(poolSize > 0, "poolSize must be positive")
         self.connectionString = connectionString
         self.poolSize = poolSize
         self.acquireTimeout = acquireTimeout
         self.statementCacheSize = statementCacheSize
+        self.gatheringPatience = gatheringPatience
     }
 }

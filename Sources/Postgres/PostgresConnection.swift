@@ -15,6 +15,8 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
     private let state: Mutex<(broken: Bool, idle: Bool)>
     /// Where the statements it sends are counted (its pool's).
     private let tally: StatementTally
+    /// How long its gatherings wait for a participant (``PostgresConfiguration/gatheringPatience``).
+    let gatheringPatience: Duration
     let logger: Logger
 
     /// The `ConnectionCore`, reachable only from the worker's thread.
@@ -23,8 +25,11 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
         init(_ core: ConnectionCore) { self.core = core }
     }
 
-    private init(id: Int, worker: BoundedWorkerPool, core: ConnectionCore, tally: StatementTally, logger: Logger) {
+    private init(
+        id: Int, worker: BoundedWorkerPool, core: ConnectionCore, tally: StatementTally, gatheringPatience: Duration, logger: Logger
+    ) {
         self.id = id
+        self.gatheringPatience = gatheringPatience
         self.worker = worker
         self.core = Confined(core)
         state = Mutex((broken: false, idle: true))
@@ -42,7 +47,8 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
                 Confined(try ConnectionCore.connect(
                     configuration.connectionString, statementCacheSize: configuration.statementCacheSize, logger: logger))
             }
-            return PostgresConnection(id: id, worker: worker, core: core.core, tally: tally, logger: logger)
+            return PostgresConnection(
+                id: id, worker: worker, core: core.core, tally: tally, gatheringPatience: configuration.gatheringPatience, logger: logger)
         } catch {
             worker.stop()
             throw error

@@ -11,12 +11,10 @@ import Synchronization
 /// sent after it in the same round trip fail as they would have sent one by one.
 ///
 /// A participant that waits for something else than a statement (another participant's result,
-/// say) holds back the statements of the others; after ``patience`` they are sent without it, so
-/// that waiting can never become a deadlock.
+/// say) holds back the statements of the others; after the pool's patience
+/// (``PostgresConfiguration/gatheringPatience``) they are sent without it, so that waiting can
+/// never become a deadlock.
 public final class StatementGathering: Sendable {
-    /// How long statements wait for a participant that neither sends one nor finishes.
-    public static let patience = Duration.milliseconds(5)
-
     @TaskLocal static var current: StatementGathering?
 
     let connection: PostgresConnection
@@ -30,7 +28,7 @@ public final class StatementGathering: Sendable {
         var running: Int
         /// At most one entry per participant: it waits for its statements' rows.
         var waiting: [Waiting] = []
-        /// Sends the waiting statements once ``patience`` has passed.
+        /// Sends the waiting statements once the patience has passed.
         var timer: Task<Void, Never>?
     }
 
@@ -72,7 +70,7 @@ public final class StatementGathering: Sendable {
 
     private func startTimer() {
         let timer = Task { [self] in
-            try? await Task.sleep(for: Self.patience)
+            try? await Task.sleep(for: connection.gatheringPatience)
             guard !Task.isCancelled else { return }
             let ready = state.withLock { state in
                 state.timer = nil

@@ -9,9 +9,12 @@ import Testing
 /// the transaction: nothing of it is kept. The pool has one connection, so the temporary table
 /// each test makes is there for all its transactions.
 @Suite struct PipelineTests {
-    /// Runs `test` on a pool of one connection with the temporary table `pipeline_check`.
-    func withCheckTable(_ test: (PostgresPool) async throws -> Void) async throws {
-        try await withAppPool(size: 1) { pool in
+    /// Runs `test` on a pool of one connection with the temporary table `pipeline_check`, its
+    /// gatherings as patient as `patience` (long, as these tests count round trips).
+    func withCheckTable(
+        patience: Duration = TestDatabase.countingRoundTrips, _ test: (PostgresPool) async throws -> Void
+    ) async throws {
+        try await withAppPool(size: 1, gatheringPatience: patience) { pool in
             try await pool.withConnection { connection in
                 try await connection.executeScript("create temp table pipeline_check (x int constraint pipeline_check_x unique)")
             }
@@ -145,7 +148,7 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1))) func aParticipantWaitingForAnotherDoesNotHoldItsStatementForever() async throws {
-        try await withCheckTable { pool in
+        try await withCheckTable(patience: PostgresConfiguration.defaultGatheringPatience) { pool in
             let answer = try await pool.transaction { tx in
                 let gathering = tx.gathering(participants: 2)
                 // The second participant waits for the first's result: the first's statement is

@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func aJournalPageAndCreateEntryTakeFewRoundTrips() async throws {
-        try await withAccounts(tweak: JournalHTTP.tenant) { h in
+        try await withAccounts(gatheringPatience: TestDatabase.countingRoundTrips, tweak: JournalHTTP.tenant) { h in
             let sam = try await h.youngPerson("sam").token
             let tag = try #require(
                 try await h.graphQL(#"mutation { createTag(name: "Football") { id } }"#, token: sam)["data"]?["createTag"]?.id)
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func aLoginTakesEightRoundTrips() async throws {
-        try await withAccounts { h in
+        try await withAccounts(gatheringPatience: TestDatabase.countingRoundTrips) { h in
             let sam = try await h.person(.youngPerson, "sam")
             _ = try await h.logIn(sam)
             let loginCost = try await Self.cost(on: h.app) { _ = try await h.logIn(sam) }

@@ -38,13 +38,23 @@ public enum TestDatabase {
         _ = try url(ownerVariable)
     }
 
-    /// A new pool as the application role; the caller closes it.
-    public static func appPool(size: Int = 4, acquireTimeout: Duration = .seconds(10)) throws -> PostgresPool {
+    /// A new pool as the application role; the caller closes it. A test that counts round trips
+    /// gives its gatherings a long `gatheringPatience` (``countingRoundTrips``).
+    public static func appPool(
+        size: Int = 4, acquireTimeout: Duration = .seconds(10),
+        gatheringPatience: Duration = PostgresConfiguration.defaultGatheringPatience
+    ) throws -> PostgresPool {
         _ = ServerMetrics.shared  // as `storykeep serve`: metrics bootstrapped before a pool counts anything
         return PostgresPool(
-            configuration: .init(connectionString: try url(appVariable), poolSize: size, acquireTimeout: acquireTimeout),
+            configuration: .init(
+                connectionString: try url(appVariable), poolSize: size, acquireTimeout: acquireTimeout,
+                gatheringPatience: gatheringPatience),
             logger: logger)
     }
+
+    /// The patience of a test that counts round trips: its gatherings' participants all send
+    /// statements, so none waits this long, yet a slow machine's scheduling cannot split them.
+    public static let countingRoundTrips = Duration.seconds(10)
 
     /// A new pool as the owner role; the caller closes it.
     public static func ownerPool(size: Int = 2) throws -> PostgresPool {
@@ -79,7 +89,8 @@ extension PostgresPool {
 
 /// Runs `body` with a fresh pool as the application role and closes it afterwards.
 public func withAppPool<T>(
-    size: Int = 4, acquireTimeout: Duration = .seconds(10), _ body: (PostgresPool) async throws -> T
+    size: Int = 4, acquireTimeout: Duration = .seconds(10),
+    gatheringPatience: Duration = PostgresConfiguration.defaultGatheringPatience, _ body: (PostgresPool) async throws -> T
 ) async throws -> T {
-    try await TestDatabase.appPool(size: size, acquireTimeout: acquireTimeout).closing(body)
+    try await TestDatabase.appPool(size: size, acquireTimeout: acquireTimeout, gatheringPatience: gatheringPatience).closing(body)
 }
