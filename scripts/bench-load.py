@@ -5,9 +5,10 @@ the requests per second, p50 and p99, and the errors; the server's RSS; the load
 
   bench-load.py BASE PREFIX TENANTS PASSWORD SERVER_PID mixed LEVELS SECONDS
       the mix at each concurrency of LEVELS (comma-separated), SECONDS each after a warm-up
-  bench-load.py BASE PREFIX TENANTS PASSWORD SERVER_PID journal LEVELS SECONDS
-      the journal's first page alone, every connection as heavy of PREFIX-1 (the person pgbench
-      reads as): "journal LEVEL RPS" lines for the ratio to pgbench
+  bench-load.py BASE PREFIX TENANTS PASSWORD SERVER_PID journal-requests FILE
+      logs in as heavy of PREFIX-1 (the person pgbench reads as) and writes FILE, the journal's
+      first page as a request of scripts/bench-requestpath.lua (`SLUG TOKEN BODY`), for wrk: a
+      client in C, as pgbench is, so that the ratio measures the server and not this script
   bench-load.py BASE PREFIX TENANTS PASSWORD SERVER_PID soak LEVEL SECONDS WINDOW
       the mix at LEVEL for SECONDS, a line of p99 and RSS every WINDOW seconds, then the first
       window's and the last's side by side
@@ -204,17 +205,13 @@ async def main():
             samples = Samples()
             await run(everyone[:level], seconds, mixed_choice, lambda now: samples)
             table(level, samples, seconds)
-    elif mode == "journal":
-        levels, seconds = [int(n) for n in sys.argv[7].split(",")], float(sys.argv[8])
+    elif mode == "journal-requests":
         connection = await Connection().open()
-        heavy = Actor(f"{prefix}-1", "heavy", None, None, await login(connection, f"{prefix}-1", "heavy"), None)
-        for level in levels:
-            await run([heavy] * level, 3, lambda rng: "journal", lambda now: None)
-            samples = Samples()
-            await run([heavy] * level, seconds, lambda rng: "journal", lambda now: samples)
-            times = samples.times.get("journal", [])
-            print(f"journal {level} {len(times) / seconds:.1f} {percentile(times, 0.5):.1f} {percentile(times, 0.99):.1f} "
-                  f"{len(samples.errors.get('journal', []))}", flush=True)
+        slug = f"{prefix}-1"
+        token = await login(connection, slug, "heavy")
+        connection.writer.close()
+        with open(sys.argv[7], "w") as requests:
+            requests.write(f"{slug} {token} {json.dumps({'query': FIRST_PAGE, 'variables': {}})}\n")
     else:
         level, seconds, window = int(sys.argv[7]), float(sys.argv[8]), float(sys.argv[9])
         everyone = await actors(level)

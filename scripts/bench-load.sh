@@ -3,9 +3,10 @@
 # loopback port, and scripts/bench-load.py's clients: journal first page, search, calendar,
 # createEntry, login and a social worker's shared entries, mixed, at 8, 32 and 64 kept-alive
 # connections; per operation requests/s, p50 and p99, the server's RSS and the load average. Then
-# the journal's first page alone over HTTP beside pgbench running the same SQL transaction
-# (scripts/bench-journal-sql.sh, prepared) as the same young person at the same concurrency, and
-# their ratio (target: HTTP at 50 % of pgbench or more).
+# the journal's first page alone over HTTP (wrk, scripts/bench-requestpath.lua) beside pgbench
+# running the same SQL transaction (scripts/bench-journal-sql.sh, prepared) as the same young
+# person at the same concurrency, and their ratio (target: HTTP at 50 % of pgbench or more). Both
+# clients are C programs: a Python client would take a good part of the two cores from the server.
 # Called by scripts/bench.sh (make bench; BENCH_LOAD=0 skips it); runs alone too.
 #   scripts/bench-load.sh            the load at each level
 #   scripts/bench-load.sh --soak M   make soak: the mix at BENCH_LOAD_SOAK_CONNECTIONS (32) for M
@@ -52,9 +53,16 @@ read -r person tenant < <(pgc_as_postgres "${psql_super[@]}" -A -t -F ' ' -c \
 . scripts/bench-journal-sql.sh  # $context, $columns, $attach, page
 page 20 "" >"$root/first-20.sql"
 chmod a+r "$root/first-20.sql"
+"${load[@]}" journal-requests "$root/first-page.requests"
+# wrk_page CONNECTIONS SECONDS: "RPS P50 P99 ERRORS" of the page over HTTP.
+wrk_page() {
+    wrk -t2 -c"$1" -d"$2"s --timeout 10s --latency -s scripts/bench-requestpath.lua "http://127.0.0.1:$port" \
+        -- "$root/first-page.requests" | sed -n 's/^RESULT .* rps=\([^ ]*\) p50_ms=\([^ ]*\) p99_ms=\([^ ]*\) errors=\([^ ]*\)$/\1 \2 \3 \4/p'
+}
 printf '  %-13s%12s%9s%9s%14s%8s\n' connections "HTTP req/s" "p50 ms" "p99 ms" "pgbench tps" ratio
 for level in ${levels//,/ }; do  # one level at a time: HTTP, then pgbench, never both at once
-    read -r _ _ rps p50 p99 errors < <("${load[@]}" journal "$level" "$seconds")
+    wrk_page "$level" 3 >/dev/null  # warm-up
+    read -r rps p50 p99 errors < <(wrk_page "$level" "$seconds")
     tps=$("$PG_BIN/pgbench" -n -M prepared -c "$level" -j 2 -T "$seconds" -D person="$person" -D tenant="$tenant" \
         -f "$root/first-20.sql" "$DATABASE_URL" 2>&1 | sed -n 's/^tps = \([0-9.]*\).*/\1/p')
     printf '  %-13s%12s%9s%9s%14.1f%7.0f %%%s\n' "$level" "$rps" "$p50" "$p99" "$tps" \

@@ -106,6 +106,19 @@ private struct AnyEntryFields: CursorPosition {
         // RFC 4231, test case 2.
         let mac = Crypto.hmacSHA256(key: Array("Jefe".utf8), Array("what do ya want for nothing?".utf8))
         #expect(Crypto.hex(mac) == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        // Test case 6: a key longer than SHA-256's block is hashed first.
+        let long = HMACKey([UInt8](repeating: 0xaa, count: 131))
+        #expect(
+            Crypto.hex(long.mac(Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)))
+                == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+        // Test case 3: a key of 20 bytes (padded to the block), 50 bytes of data; the same key
+        // made ready once signs several messages alike.
+        let ready = HMACKey([UInt8](repeating: 0xaa, count: 20))
+        for _ in 0..<2 {
+            #expect(
+                Crypto.hex(ready.mac([UInt8](repeating: 0xdd, count: 50)))
+                    == "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe")
+        }
     }
 
     @Test func base64URLDecodesWhatItEncodes() {

@@ -16,10 +16,15 @@ public protocol CursorPosition: Sendable {
 /// (Migrations/0007_tenancy_cursor_keys.sql), loaded with the tenant. Never printed.
 public struct CursorKey: Sendable, Equatable, CustomStringConvertible {
     let bytes: [UInt8]
+    /// The key made ready to sign.
+    let signer: HMACKey
 
     public init(bytes: [UInt8]) {
         self.bytes = bytes
+        signer = HMACKey(bytes)
     }
+
+    public static func == (a: CursorKey, b: CursorKey) -> Bool { a.bytes == b.bytes }
 
     /// A fresh random key, for a tenant made in memory rather than read from the database (tests,
     /// tools): its cursors hold while that value lives.
@@ -33,7 +38,7 @@ public struct CursorKey: Sendable, Equatable, CustomStringConvertible {
     /// A key of the tenant's for another `purpose` (the export's media links), derived from this
     /// one with HMAC-SHA-256, so that one kind of signature is never another's.
     package func derived(for purpose: String) -> [UInt8] {
-        Crypto.hmacSHA256(key: bytes, Array(purpose.utf8))
+        signer.mac(Array(purpose.utf8))
     }
 }
 
@@ -89,6 +94,6 @@ public struct Cursors: Sendable {
     }
 
     private func mac(_ payload: [UInt8]) -> [UInt8] {
-        Array(Crypto.hmacSHA256(key: key.bytes, payload).prefix(Self.macLength))
+        Array(key.signer.mac(payload).prefix(Self.macLength))
     }
 }

@@ -33,20 +33,10 @@ package enum Crypto {
         return digest
     }
 
-    /// The HMAC-SHA-256 (RFC 2104) of `bytes` under `key`, through libcrypto's one-shot `HMAC`.
+    /// The HMAC-SHA-256 (RFC 2104) of `bytes` under `key`. A key that signs many messages is
+    /// better made ready once (``HMACKey``).
     package static func hmacSHA256(key: [UInt8], _ bytes: [UInt8]) -> [UInt8] {
-        var mac = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        var length: UInt32 = 0
-        let result = key.withUnsafeBytes { key in
-            bytes.withUnsafeBufferPointer { input in
-                mac.withUnsafeMutableBufferPointer { mac in
-                    HMAC(EVP_sha256(), key.baseAddress, Int32(key.count), input.baseAddress, input.count, mac.baseAddress, &length)
-                }
-            }
-        }
-        // HMAC fails only when it cannot allocate its context: no MAC to return then.
-        precondition(result != nil && length == SHA256_DIGEST_LENGTH, "HMAC(SHA-256) failed")
-        return mac
+        HMACKey(key).mac(bytes)
     }
 
     /// Whether `a` and `b` hold the same bytes, in time that depends only on their length
