@@ -135,11 +135,12 @@ struct AccountsPasswordTests {
 
 /// Counts jobs running at once and remembers the most seen.
 private final class Concurrency: Sendable {
-    private let state = Mutex((running: 0, peak: 0, finished: 0))
+    private let state = Mutex((running: 0, peak: 0, started: 0, finished: 0))
 
-    func enter() { state.withLock { $0.running += 1; $0.peak = max($0.peak, $0.running) } }
+    func enter() { state.withLock { $0.running += 1; $0.started += 1; $0.peak = max($0.peak, $0.running) } }
     func leave() { state.withLock { $0.running -= 1; $0.finished += 1 } }
     var peak: Int { state.withLock { $0.peak } }
+    var started: Int { state.withLock { $0.started } }
     var finished: Int { state.withLock { $0.finished } }
 }
 
@@ -166,22 +167,31 @@ struct AccountsWorkerPoolTests {
         #expect(counter.peak == 2, "at most, and with 50 queued at least, two at once")
     }
 
-    @Test func aStormOfHashesLeavesTheCooperativePoolFree() async throws {
+    /// The pool's one thread is held until the end, so no hash can finish before it: 50 hashes
+    /// queued behind it must hold no thread of the cooperative pool (it has one per core), or the
+    /// task that waits for them all to be asked for never runs again and the time limit fails the
+    /// test. It does not depend on how fast the machine is.
+    @Test(.timeLimit(.minutes(1))) func aStormOfHashesLeavesTheCooperativePoolFree() async throws {
         let pool = BoundedWorkerPool(threadCount: 1, name: "argon2-storm-test")
         let hasher = try PasswordHasher(pool: pool)
+        let held = DispatchSemaphore(value: 0)
+        pool.submit { held.wait() }
         let counter = Concurrency()
+        let asked = Concurrency()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<50 {
                 group.addTask {
+                    asked.enter()
                     _ = try await hasher.hash("storm")
                     counter.enter()
                     counter.leave()
                 }
             }
-            // Queued work holds no thread of the cooperative pool, so other tasks run meanwhile:
-            // a quick task finishes while most of the ~1 s of hashing is still waiting.
+            while asked.started < 50 { try await Task.sleep(for: .milliseconds(1)) }
+            // Every hash is asked for and waits, and a quick task still runs.
             await Task.detached { await Task.yield() }.value
-            #expect(counter.finished < 25, "\(counter.finished) of 50 hashes were done before a quick task ran")
+            #expect(counter.finished == 0)
+            held.signal()
             try await group.waitForAll()
         }
         #expect(counter.finished == 50)
