@@ -43,6 +43,9 @@ import Testing
             // Argon2's one thread held, a login queues behind it; then both of the pool's
             // connections held, a third transaction waits; all until the scrape has seen them.
             let release = Flag()
+            // Set on every way out: a scrape that throws must not leave the Argon2 thread and both
+            // connections held for ever (they would keep the pools from closing).
+            defer { release.set() }
             let argon2Held = Task { try await h.argon2.run { while !release.isSet { Thread.sleep(forTimeInterval: 0.01) } } }
             try await Task.sleep(for: .milliseconds(100))
             let login = Task { try await h.login(sam.loginName, sam.password) }
