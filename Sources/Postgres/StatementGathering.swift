@@ -7,8 +7,9 @@ import Synchronization
 ///
 /// The work asks for nothing special: it runs its statements as usual (one by one, or several
 /// with ``PostgresConnection/query(together:)``), and the connection decides. It is how a GraphQL
-/// round's DataLoader batches (a page's tags and its media) share one round trip. Inside the transaction, a statement that fails aborts it, and the statements
-/// sent after it in the same round trip fail as they would have sent one by one.
+/// round's DataLoader batches (a page's tags and its media) share one round trip. Inside the
+/// transaction, a statement that fails aborts it, and the statements sent after it in the same
+/// round trip fail as they would have sent one by one.
 ///
 /// A participant that waits for something else than a statement (another participant's result,
 /// say) holds back the statements of the others; after the pool's patience

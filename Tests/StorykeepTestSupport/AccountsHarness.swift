@@ -50,14 +50,15 @@ public struct AccountsHarness: Sendable {
 /// Runs `test` against the server with `tenantCount` fresh tenants (their files changed by
 /// `tweak`), hashing new passwords with `argon2` (the floor by default), with `loginPermits`
 /// logins at once in their first transaction (the server's ``AsyncGate``), on `poolSize`
-/// connections (their gatherings waiting `gatheringPatience` for a participant), each statement of
-/// a request held to `statementTimeout` (none by default), with
-/// GraphQL over WebSocket held to `liveLimits`, in process or, with `setup: .live`, over a socket,
-/// with the server's configuration changed by `configure`, its log lines kept in `logs`.
+/// connections (their gatherings waiting `gatheringPatience` for a participant), each statement
+/// of a request held to `statementTimeout` (none by default), with GraphQL over WebSocket held
+/// to `liveLimits`, in process or, with `setup: .live`, over a socket, with the server's
+/// configuration changed by `configure`, its log lines kept in `logs`.
 public func withAccounts(
     tenants tenantCount: Int = 1, argon2 parameters: Argon2Parameters = .floor, loginPermits: Int = 2,
     poolSize: Int = 4, acquireTimeout: Duration = .seconds(10),
-    gatheringPatience: Duration = PostgresConfiguration.defaultGatheringPatience, statementTimeout: Duration? = nil, liveLimits: LiveLimits = LiveLimits(), setup: TestingSetup = .router,
+    gatheringPatience: Duration = PostgresConfiguration.defaultGatheringPatience, statementTimeout: Duration? = nil,
+    liveLimits: LiveLimits = LiveLimits(), setup: TestingSetup = .router,
     tweak: (Int, inout TenantFile) -> Void = { _, _ in }, configure: (inout StorykeepConfig) -> Void = { _ in },
     logs: CapturedLogs = CapturedLogs(), _ test: @escaping @Sendable (AccountsHarness) async throws -> Void
 ) async throws {

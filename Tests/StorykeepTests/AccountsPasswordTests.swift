@@ -135,12 +135,12 @@ struct AccountsPasswordTests {
 
 /// Counts jobs running at once and remembers the most seen.
 private final class Concurrency: Sendable {
-    private let state = Mutex((running: 0, peak: 0, started: 0, finished: 0))
+    private let state = Mutex((running: 0, peak: 0, entered: 0, finished: 0))
 
-    func enter() { state.withLock { $0.running += 1; $0.started += 1; $0.peak = max($0.peak, $0.running) } }
+    func enter() { state.withLock { $0.running += 1; $0.entered += 1; $0.peak = max($0.peak, $0.running) } }
     func leave() { state.withLock { $0.running -= 1; $0.finished += 1 } }
     var peak: Int { state.withLock { $0.peak } }
-    var started: Int { state.withLock { $0.started } }
+    var entered: Int { state.withLock { $0.entered } }
     var finished: Int { state.withLock { $0.finished } }
 }
 
@@ -177,17 +177,15 @@ struct AccountsWorkerPoolTests {
         let held = DispatchSemaphore(value: 0)
         pool.submit { held.wait() }
         let counter = Concurrency()
-        let asked = Concurrency()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<50 {
                 group.addTask {
-                    asked.enter()
-                    _ = try await hasher.hash("storm")
                     counter.enter()
-                    counter.leave()
+                    defer { counter.leave() }
+                    _ = try await hasher.hash("storm")
                 }
             }
-            while asked.started < 50 { try await Task.sleep(for: .milliseconds(1)) }
+            while counter.entered < 50 { try await Task.sleep(for: .milliseconds(1)) }
             // Every hash is asked for and waits, and a quick task still runs.
             await Task.detached { await Task.yield() }.value
             #expect(counter.finished == 0)
