@@ -31,6 +31,8 @@ public final class StatementGathering: Sendable {
         var waiting: [Waiting] = []
         /// Sends the waiting statements once the patience has passed.
         var timer: Task<Void, Never>?
+        /// Counts the timers armed, so that a timer cancelled too late to stop knows it is stale.
+        var timersArmed = 0
     }
 
     init(connection: PostgresConnection, participants: Int) {
@@ -48,14 +50,22 @@ public final class StatementGathering: Sendable {
     /// Queues `statements` (one participant's, to travel together) and waits for the rows or
     /// error of each.
     func send(_ statements: [PipelinedStatement]) async -> [Result<PostgresRows, any Error>] {
-        await withCheckedContinuation { waiter in
-            let (ready, armTimer) = state.withLock { state in
+        let wait = PendingWaits.begin("a gathering's round trip")
+        defer { PendingWaits.end(wait) }
+        return await withCheckedContinuation { waiter in
+            let ready = state.withLock { state in
                 state.waiting.append((statements, waiter))
                 let ready = Self.takeIfComplete(&state)
-                return (ready, ready == nil && state.timer == nil)
+                // Armed under the lock, so that statements waiting always have a timer that has
+                // not yet fired: set after it, a timer that fired at once could be recorded over
+                // a later participant's, which then waited with none.
+                if ready == nil && state.timer == nil {
+                    state.timersArmed += 1
+                    state.timer = startTimer(number: state.timersArmed)
+                }
+                return ready
             }
-            if let ready { return connection.send(ready) }
-            if armTimer { startTimer() }
+            if let ready { connection.send(ready) }
         }
     }
 
@@ -69,23 +79,19 @@ public final class StatementGathering: Sendable {
         }
     }
 
-    private func startTimer() {
-        let timer = Task { [self] in
+    /// A task that sends the waiting statements once the patience has passed, unless it was
+    /// cancelled (they were sent) or replaced meanwhile.
+    private func startTimer(number: Int) -> Task<Void, Never> {
+        Task { [self] in
             try? await Task.sleep(for: connection.gatheringPatience)
             guard !Task.isCancelled else { return }
-            let ready = state.withLock { state in
+            let ready = state.withLock { state -> [Waiting]? in
+                guard state.timersArmed == number else { return nil }
                 state.timer = nil
                 return Self.takeIfComplete(&state, force: true)
             }
             if let ready { connection.send(ready) }
         }
-        let stale = state.withLock { state in
-            // Sent already, or another timer is set: this one is not needed.
-            if state.waiting.isEmpty || state.timer != nil { return true }
-            state.timer = timer
-            return false
-        }
-        if stale { timer.cancel() }
     }
 
     /// The waiting statements, taken, when every running participant has one waiting (or `force`).
