@@ -22,6 +22,8 @@ import Glibc
 public final class BoundedWorkerPool: Sendable {
     /// How many jobs may run at the same time: the number of threads.
     public let threadCount: Int
+    /// The threads' name without their number (for logs and ``PendingWaits``).
+    public let name: String
     private let queue = JobQueue()
 
     /// How much the pool's threads yield the processor to the process's other threads: their
@@ -37,6 +39,7 @@ public final class BoundedWorkerPool: Sendable {
         precondition(threadCount > 0, "a worker pool needs at least one thread")
         precondition((0...19).contains(niceness), "a nice value is 0 to 19")
         self.threadCount = threadCount
+        self.name = name
         self.niceness = niceness
         for index in 1...threadCount {
             let thread = Thread { [queue] in
@@ -77,6 +80,8 @@ public final class BoundedWorkerPool: Sendable {
     /// Runs `work` on one of the pool's threads once one is free and returns its result (or
     /// error) to the awaiting task. Cancelling the task does not withdraw work already queued.
     public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        let wait = PendingWaits.begin("a thread of \(name)")
+        defer { PendingWaits.end(wait) }
         let result: Result<T, any Error> = await withCheckedContinuation { continuation in
             queue.submit { continuation.resume(returning: Result { try work() }) }
         }

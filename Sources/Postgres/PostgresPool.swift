@@ -205,6 +205,8 @@ public final class PostgresPool: Sendable {
             return state.nextWaiterID
         }
         let timeout = configuration.acquireTimeout
+        let wait = PendingWaits.begin("a connection of a pool of \(configuration.poolSize)")
+        defer { PendingWaits.end(wait) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let immediate: Result<Grant, Error>? = state.withLock { state in

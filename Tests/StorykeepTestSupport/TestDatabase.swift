@@ -25,6 +25,7 @@ public enum TestDatabase {
 
     /// The value of `variable`, or ``Missing``.
     public static func url(_ variable: String) throws(Missing) -> String {
+        TestWatchdog.started
         guard let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty else {
             throw Missing(variable: variable)
         }

@@ -1,3 +1,4 @@
+import Postgres
 import Synchronization
 
 /// Lets at most ``permits`` tasks through at once; the others wait, suspended and holding no
@@ -32,6 +33,8 @@ public final class AsyncGate: Sendable {
     }
 
     private func acquire() async {
+        let wait = PendingWaits.begin("a permit of a gate of \(permits)")
+        defer { PendingWaits.end(wait) }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = state.withLock { state in
                 guard state.available > 0 else {
