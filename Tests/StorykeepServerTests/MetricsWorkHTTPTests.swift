@@ -21,6 +21,17 @@ import Testing
         samples.filter { sample in sample.name == name && labels.allSatisfy { sample.labels[$0.key] == $0.value } }.map(\.value).reduce(0, +)
     }
 
+    /// Scrapes `url` until `done` holds for what it reads (at most 100 times): the last samples.
+    static func scrape(_ url: String, until done: ([Sample]) -> Bool) async throws -> [Sample] {
+        var samples: [Sample] = []
+        for _ in 0..<100 {
+            samples = try await MetricsHTTPTests.scrape(url).samples
+            if done(samples) { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return samples
+    }
+
     @Test func thePoolArgon2TheCacheAndLiveConnectionsMoveWhileBusy() async throws {
         // The waiting transaction must still be waiting when a scrape comes: under the whole
         // suite on two cores the scrapes have taken longer than the default 10 s it would wait.
@@ -47,21 +58,16 @@ import Testing
             // connections held for ever (they would keep the pools from closing).
             defer { release.set() }
             let argon2Held = Task { try await h.argon2.run { while !release.isSet { Thread.sleep(forTimeInterval: 0.01) } } }
-            try await Task.sleep(for: .milliseconds(100))
+            // The login must be queued for Argon2 before the connections are taken: its first
+            // transaction would otherwise wait behind them, and never reach that queue.
             let login = Task { try await h.login(sam.loginName, sam.password) }
-            try await Task.sleep(for: .milliseconds(300))
+            var during = try await Self.scrape(url, until: { Self.value($0, "storykeep_argon2_queue_length") >= 1 })
             let held = (0..<2).map { _ in
                 Task { try await h.app.transaction { tx in while !release.isSet { _ = try await tx.query("select pg_sleep(0.05)") } } }
             }
             try await Task.sleep(for: .milliseconds(200))
             let waiter = Task { try await h.app.transaction { tx in _ = try await tx.query("select 1") } }
-
-            var during: [Sample] = []
-            for _ in 0..<100 {
-                during = try await MetricsHTTPTests.scrape(url).samples
-                if Self.value(during, "storykeep_db_pool_waiting") >= 1, Self.value(during, "storykeep_argon2_queue_length") >= 1 { break }
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            during = try await Self.scrape(url, until: { Self.value($0, "storykeep_db_pool_waiting") >= 1 })
             release.set()
             #expect(Self.value(during, "storykeep_db_pool_connections_in_use") >= 2)
             #expect(Self.value(during, "storykeep_db_pool_waiting") >= 1)
