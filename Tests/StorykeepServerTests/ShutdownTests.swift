@@ -9,10 +9,17 @@ import Synchronization
 import StorykeepTestSupport
 import Testing
 
-/// A tenant endpoint that takes its time, to be caught in flight.
+/// A tenant endpoint that takes its time, to be caught in flight: `arrived` counts the requests
+/// that reached it.
 struct SlowEndpoint: TenantEndpoint {
+    final class Arrivals: Sendable {
+        let count = Atomic<Int>(0)
+    }
+    let arrived = Arrivals()
+
     func register(on group: RouterGroup<TenantRequestContext>) {
-        group.get("slow") { _, _ in
+        group.get("slow") { [arrived] _, _ in
+            arrived.count.add(1, ordering: .relaxed)
             try await Task.sleep(for: .milliseconds(700))
             return "finished"
         }
@@ -28,9 +35,10 @@ struct SlowEndpoint: TenantEndpoint {
         let logs = CapturedLogs()
         let tenants = TenantCache(source: TenantStore(pool: pool), refreshInterval: .seconds(60), logger: logs.logger)
         let port = Mutex<Int?>(nil)
+        let slow = SlowEndpoint()
         let app = StorykeepApplication.make(
             config: config,
-            parts: .init(tenants: tenants, readiness: [], endpoints: [SlowEndpoint()]),
+            parts: .init(tenants: tenants, readiness: [], endpoints: [slow]),
             logger: logs.logger,
             onServerRunning: { bound in port.withLock { $0 = bound } }
         )
@@ -48,7 +56,8 @@ struct SlowEndpoint: TenantEndpoint {
                 let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
                 return (response.status.code, String(buffer: try await response.body.collect(upTo: 1024)))
             }
-            try await Task.sleep(for: .milliseconds(250))
+            // Shut down once the request is being handled (a fixed wait lost the race on a busy machine).
+            while slow.arrived.count.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(10)) }
             await group.triggerGracefulShutdown()
 
             let (status, body) = try await inFlight.value

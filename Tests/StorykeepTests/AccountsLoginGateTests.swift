@@ -63,7 +63,8 @@ struct AccountsLoginGateTests {
         var waiters: [Task<Void, Never>] = []
         for index in 1...5 {
             waiters.append(Task { await gate.withPermit { record.enter(index); record.leave() } })
-            try await Task.sleep(for: .milliseconds(20))  // so that each is queued before the next
+            // Each queued before the next is made (a fixed wait can lose that race on a busy machine).
+            while gate.waiting < index { await Task.yield() }
         }
         release.withLock { $0?.resume() }
         await holder.value

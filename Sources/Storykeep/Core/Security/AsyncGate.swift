@@ -23,6 +23,9 @@ public final class AsyncGate: Sendable {
         state = Mutex(State(available: permits))
     }
 
+    /// How many tasks wait for a permit now.
+    public var waiting: Int { state.withLock { $0.waiting.count } }
+
     /// Runs `body` once a permit is free, and frees it when `body` returns or throws.
     public func withPermit<T>(
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
