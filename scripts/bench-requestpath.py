@@ -653,18 +653,19 @@ def run_pgbench(scripts, variables, clients):
         if aborted:
             print("    pgbench: " + "\n    ".join(err.strip().splitlines()[:3]), file=sys.stderr)
         errors += (int(failed.group(1)) if failed else 0) + aborted
-    latencies = []
+    latencies, every = [], 0
     for name in os.listdir(logs):
         with open(os.path.join(logs, name)) as f:
             for line in f:
                 fields = line.split()  # client, transaction, latency µs, script, end (s, µs)
+                every += 1
                 if len(fields) >= 6 and window[0] <= int(fields[4]) + int(fields[5]) / 1e6 < window[1]:
                     latencies.append(int(fields[2]) / 1000)
         os.unlink(os.path.join(logs, name))
     latencies.sort()
     seconds = window[1] - window[0]
     return {"requests": len(latencies), "rps": len(latencies) / seconds, "p50": percentile(latencies, 0.5),
-            "p99": percentile(latencies, 0.99), "errors": errors, "server_cpu": None,
+            "p99": percentile(latencies, 0.99), "errors": errors, "server_cpu": None, "all_requests": every,
             # From the window's start to the processes' end, which is the window and their goodbyes.
             "postgres_cpu": postgres_cpu * seconds / max(seconds, ended - started),
             "client_cpu": (clients_cpu() - client_before) * seconds / (ended - began),
@@ -770,6 +771,55 @@ def ratio(a, b):
 # ---------------------------------------------------------------------------------------------
 
 workloads = set(args.only.split(","))
+
+
+def statement_times():
+    """What the server's role ran since the last reset (pg_stat_statements, top-level statements):
+    {statement text: (calls, execution ms, planning ms)}."""
+    rows = sql("""select regexp_replace(query, '\\s+', ' ', 'g'), calls, total_exec_time, total_plan_time
+                  from bench_stats.pg_stat_statements s join pg_roles r on r.oid = s.userid
+                  where r.rolname = 'storykeep_app'""")
+    times = {}
+    for query, calls, exec_ms, plan_ms in rows:
+        # pgbench numbers the parameters in its own order: the texts match without the numbers.
+        query = re.sub(r"\$\d+", "$", query).strip().rstrip(";")
+        old = times.get(query, (0, 0.0, 0.0))
+        times[query] = (old[0] + int(calls), old[1] + float(exec_ms), old[2] + float(plan_ms))
+    return times
+
+
+def print_statement_times(measured):
+    """Per request of the journal page (8 connections, round 1): each statement's execution and
+    planning time in PostgreSQL, Storykeep beside pgbench on the same statements."""
+    print("\nWhere PostgreSQL's time goes, a journal page at 8 connections (round 1; pg_stat_statements, top-level"
+          " statements; µs per request: execution + planning)")
+    keys = set()
+    for _, times, _ in measured.values():
+        keys |= set(times)
+    rows = []
+    for key in keys:
+        cells = []
+        for system in ("storykeep", "pgbench"):
+            requests, times, _ = measured[system]
+            calls, exec_ms, plan_ms = times.get(key, (0, 0.0, 0.0))
+            cells.append((calls / max(requests, 1), 1000 * exec_ms / max(requests, 1), 1000 * plan_ms / max(requests, 1)))
+        rows.append((key, cells))
+    rows.sort(key=lambda row: -(row[1][0][1] + row[1][0][2] + row[1][1][1] + row[1][1][2]))
+    print(f"  {'statement':<70}{'Storykeep calls':>16}{'exec':>8}{'plan':>8}{'pgbench calls':>15}{'exec':>8}{'plan':>8}")
+    totals = [[0.0, 0.0], [0.0, 0.0]]
+    for key, cells in rows:
+        if all(c[1] + c[2] < 1 for c in cells):
+            continue
+        line = f"  {key[:68]:<70}"
+        for i, (calls, exec_us, plan_us) in enumerate(cells):
+            line += f"{calls:{16 if i == 0 else 15}.2f}{exec_us:8.0f}{plan_us:8.0f}"
+            totals[i][0] += exec_us
+            totals[i][1] += plan_us
+        print(line)
+    print(f"  {'in all':<70}{'':>16}{totals[0][0]:8.0f}{totals[0][1]:8.0f}{'':>15}{totals[1][0]:8.0f}{totals[1][1]:8.0f}")
+    for system in ("storykeep", "pgbench"):
+        requests, _, postgres_cpu = measured[system]
+        print(f"  {system}: {requests} requests counted; PostgreSQL's CPU {1e6 * postgres_cpu:.0f} µs a request (the run's window)")
 
 
 def main():
@@ -890,6 +940,7 @@ def main():
 
         systems = {"storykeep": (args.base, args.server_pid), "peer": (peer.base, peer.process.pid)}
         results = {}
+        statement_runs = {}
 
         def record(key, result):
             results.setdefault(key, []).append(result)
@@ -908,11 +959,19 @@ def main():
             runs = [("page", 8, page_file, page_scripts), ("page", 32, page_file, page_scripts), ("create", 8, create_file, create_scripts)]
             for workload, connections, requests_file, scripts in [run for run in runs if run[0] in workloads]:
                 for system in order:
+                    counted = round_number == 0 and workload == "page" and connections == 8 and system != "peer"
+                    if counted:
+                        sql("select bench_stats.pg_stat_statements_reset()")
                     if system == "pgbench":
-                        record((workload, connections, system), run_pgbench(scripts, variables, connections))
+                        result = run_pgbench(scripts, variables, connections)
                     else:
                         base, pid = systems[system]
-                        record((workload, connections, system), run_wrk(base, connections, requests_file, pid))
+                        result = run_wrk(base, connections, requests_file, pid)
+                    record((workload, connections, system), result)
+                    if counted:
+                        # pg_stat_statements saw pgbench's warm-up too: all its transactions count.
+                        statement_runs[system] = (result.get("all_requests", result["requests"]), statement_times(),
+                                                  result["postgres_cpu"] / max(result["requests"], 1))
             if "login" not in workloads:
                 continue
             record("argon2", run_argon2())
@@ -934,6 +993,8 @@ def main():
         print(f"  Storykeep / pgbench: {cell(100 * (ratio(ours, base_tps) or 0), '.0f')} % (target ≥ 80 %);"
               f" Storykeep / peer: {cell(ratio(ours, theirs), '.2f')}× (target ≥ 6×);"
               f" server CPU {cell(cpu, '.3f')} ms a request (target ≤ 0.3 ms)")
+    if len(statement_runs) == 2:
+        print_statement_times(statement_runs)
     if "create" in workloads:
         rows = [(f"{names[s]}", results[("create", 8, s)]) for s in ("storykeep", "pgbench", "peer")]
         print_table("createEntry with one tag, 8 connections", rows)

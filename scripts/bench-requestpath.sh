@@ -48,7 +48,8 @@ workers=${BENCH_RP_PEER_WORKERS:-$(nproc)}
 command -v wrk >/dev/null || scripts/deps.sh --python >&2
 python3 -c 'import strawberry, asyncpg, uvicorn, argon2, starlette' 2>/dev/null || scripts/deps.sh --python >&2
 
-bench_cluster bench-requestpath.sh
+# Planning times too: the page's statements are compared, Storykeep beside pgbench.
+bench_cluster bench-requestpath.sh "pg_stat_statements.track_planning = on"
 $bin migrate >/dev/null 2>&1
 echo "The request path: $tenants tenants, $(printf "%'d" "$people") young people, $(printf "%'d" "$entries") entries" \
     "($configuration build, PostgreSQL 15, fsync off, $(nproc) cores)"
