@@ -47,6 +47,15 @@ private struct AnyEntryFields: CursorPosition {
         #expect(try cursors.position(after: cursors.cursor(pastNewest), of: NotificationPosition.self) == pastNewest)
     }
 
+    /// The cursor's bytes as documented (`<list>|<field>|…`, then 16 bytes of HMAC-SHA-256 under
+    /// the key, in base64url): cursors that apps hold stay valid when the code writing them changes.
+    @Test func aCursorIsItsListItsFieldsAndItsMACInBase64URL() {
+        let payload = Array("entries|\(entry.day.daysSince2000)|817000000123456|0b6c5a3e-2f4d-4c1b-9a8e-1d2c3b4a5f60".utf8)
+        let mac = Crypto.hmacSHA256(key: Array(repeating: 7, count: 32), payload).prefix(16)
+        #expect(cursors.cursor(entry) == Crypto.base64URL(payload + mac))
+        #expect(Crypto.base64URL(payload + mac).hasPrefix("ZW50cmllc3w"), "\"entries|\" in base64url")
+    }
+
     @Test func aChangedCursorIsRefusedWhateverChanged() {
         let cursor = Array(cursors.cursor(entry))
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")

@@ -70,8 +70,15 @@ public struct Cursors: Sendable {
 
     /// The cursor of `position`.
     public func cursor(_ position: some CursorPosition) -> String {
-        let payload = Array(([type(of: position).list] + position.fields).joined(separator: "|").utf8)
-        return Crypto.base64URL(payload + mac(payload))
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(96)
+        bytes += type(of: position).list.utf8
+        for field in position.fields {
+            bytes.append(UInt8(ascii: "|"))
+            bytes += field.utf8
+        }
+        bytes += mac(bytes)
+        return Crypto.base64URL(bytes)
     }
 
     /// The position the cursor `after` holds, nil for none; BAD_USER_INPUT on `after` when it
@@ -83,7 +90,7 @@ public struct Cursors: Sendable {
         guard cursor.utf8.count <= Self.maxLength, let bytes = Crypto.bytes(base64URL: cursor), bytes.count > Self.macLength
         else { throw refusal }
         let payload = Array(bytes.dropLast(Self.macLength))
-        guard Crypto.constantTimeEquals(Array(bytes.suffix(Self.macLength)), mac(payload)),
+        guard Crypto.constantTimeEquals(Array(bytes.suffix(Self.macLength)), Array(mac(payload))),
             let text = String(validating: payload, as: UTF8.self)
         else { throw refusal }
         let parts = text.split(separator: "|", omittingEmptySubsequences: false)
@@ -93,7 +100,7 @@ public struct Cursors: Sendable {
         return position
     }
 
-    private func mac(_ payload: [UInt8]) -> [UInt8] {
-        Array(key.signer.mac(payload).prefix(Self.macLength))
+    private func mac(_ payload: [UInt8]) -> ArraySlice<UInt8> {
+        key.signer.mac(payload).prefix(Self.macLength)
     }
 }

@@ -50,23 +50,32 @@ package enum Crypto {
     }
 
     /// `bytes` in base64's URL- and filename-safe alphabet (RFC 4648 §5), without padding, in
-    /// one pass (cursors are written for every item of a page).
+    /// one pass straight into the string (cursors are written for every item of a page).
     package static func base64URL(_ bytes: some Collection<UInt8>) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
         let bytes = Array(bytes)
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var index = 0
-        while index < bytes.count {
-            let count = min(3, bytes.count - index)
-            var group = UInt32(bytes[index]) << 16
-            if count > 1 { group |= UInt32(bytes[index + 1]) << 8 }
-            if count > 2 { group |= UInt32(bytes[index + 2]) }
-            for digit in 0...count { out.append(alphabet[Int((group >> (18 - 6 * UInt32(digit))) & 0x3F)]) }
-            index += 3
+        let length = (bytes.count * 4 + 2) / 3
+        return String(unsafeUninitializedCapacity: length) { out in
+            base64URLAlphabet.withUnsafeBufferPointer { alphabet in
+                bytes.withUnsafeBufferPointer { bytes in
+                    var (index, written) = (0, 0)
+                    while index < bytes.count {
+                        let count = min(3, bytes.count - index)
+                        var group = UInt32(bytes[index]) << 16
+                        if count > 1 { group |= UInt32(bytes[index + 1]) << 8 }
+                        if count > 2 { group |= UInt32(bytes[index + 2]) }
+                        for digit in 0...count {
+                            out[written] = alphabet[Int((group >> (18 - 6 * UInt32(digit))) & 0x3F)]
+                            written += 1
+                        }
+                        index += 3
+                    }
+                    return written
+                }
+            }
         }
-        return String(decoding: out, as: UTF8.self)
     }
+
+    private static let base64URLAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// The bytes of `text` in base64's URL- and filename-safe alphabet without padding, as
     /// ``base64URL(_:)`` writes them; nil for any other character or an impossible length.
