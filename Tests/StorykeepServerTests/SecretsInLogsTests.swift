@@ -1,12 +1,10 @@
+import AsyncHTTPClient
 import Foundation
 import GraphQL
+import NIOCore
 import Storykeep
 import StorykeepTestSupport
 import Testing
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// Issue 17: no password, token, code or entry text in the logs. A whole session goes through a
 /// real `storykeep serve` logging at `trace`, once in each log format; then everything the process
@@ -176,17 +174,21 @@ struct ServedTenant {
     let port: Int
     let slug: String
 
-    /// Sends `body` to `path` (below the tenant's root, or a link the server gave, absolute or from `/`).
+    /// Sends `body` to `path` (below the tenant's root, or a link the server gave, absolute or from
+    /// `/`) with `method`, GET or POST.
     func send(_ path: String, method: String = "POST", headers: [String: String] = [:], body: Data? = nil) async throws -> (status: Int, body: Data) {
         let url = if path.hasPrefix("http") { path } else if path.hasPrefix("/") { "http://127.0.0.1:\(port)\(path)" } else {
             "http://127.0.0.1:\(port)/t/\(slug)/\(path)"
         }
-        var request = URLRequest(url: try #require(URL(string: url)))
-        request.httpMethod = method
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        request.httpBody = body
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+        // AsyncHTTPClient, as the other tests that talk to a live server: Foundation's URLSession on
+        // Linux (libcurl) is one more event loop whose stalls no watchdog here can see.
+        var request = HTTPClientRequest(url: url)
+        request.method = method == "GET" ? .GET : .POST
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let bytes = try await response.body.collect(upTo: 64 << 20)
+        return (Int(response.status.code), Data(bytes.readableBytesView))
     }
 
     /// POSTs a GraphQL request (`query`, `variables`, `documentId`...) as JSON: the response.

@@ -3,10 +3,6 @@ import HTTPTestSupport
 import StorykeepTestSupport
 import Testing
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Storykeep behind PgBouncer in transaction mode (issue 18: a national deployment pools its
 /// connections): each transaction may run on a different server connection, so nothing of a
 /// request may live in the session. With `database.preparedStatements: false` and its listener

@@ -4,10 +4,6 @@ import StorykeepTestSupport
 import Synchronization
 import Testing
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Two `storykeep serve` processes, the built binary, on the test database: what one is told
 /// through its HTTP API reaches a subscriber of the other, through PostgreSQL's NOTIFY and each
 /// server's DatabaseListenerService (issue 15: servers scale out).
