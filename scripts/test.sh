@@ -46,9 +46,13 @@ report_stall() {
     pkill -TERM -f 'StorykeepPackageTests.xctest' || true
     sleep 5
     pkill -KILL -f 'StorykeepPackageTests.xctest' || true
+    # The servers its tests started from this checkout's build would run on.
+    pkill -f "$PWD/.build/.*/storykeep serve" || true
 }
 
-( set +e; swift test --skip-build "$@" 2>&1; echo "$?" >"$status_file" ) | tee "$log" &
+# Line-buffered (stdbuf): a process's output to a pipe is otherwise written in blocks, and the
+# last lines of a stopped process would stay in its buffer, missing from the log and the list.
+( set +e; stdbuf -oL -eL swift test --skip-build "$@" 2>&1; echo "$?" >"$status_file" ) | tee "$log" &
 runner=$!
 silent=0
 last_size=-1
