@@ -32,10 +32,13 @@ unfinished() {
         END { for (name in started) if (started[name] > finished[name]) print "  " name }' || true
 }
 
+# This checkout's processes only: another checkout's tests may be running on the same machine.
+tests_process="$PWD/.build/.*/StorykeepPackageTests.xctest"
+
 report_stall() {
     echo "test: no output for ${silence_limit} s: the run has stopped"
     local pid
-    pid="$(pgrep -f 'StorykeepPackageTests.xctest' | head -n 1 || true)"
+    pid="$(pgrep -f "$tests_process" | head -n 1 || true)"
     touch "$STORYKEEP_TEST_DUMP"
     sleep 12
     if [ -n "$pid" ] && command -v gdb >/dev/null; then
@@ -43,9 +46,9 @@ report_stall() {
         timeout 120 gdb -p "$pid" -batch -ex 'thread apply all bt 10' 2>/dev/null \
             | grep -a -E '^Thread|^#' | cut -c1-200 || true
     fi
-    pkill -TERM -f 'StorykeepPackageTests.xctest' || true
+    pkill -TERM -f "$tests_process" || true
     sleep 5
-    pkill -KILL -f 'StorykeepPackageTests.xctest' || true
+    pkill -KILL -f "$tests_process" || true
     # The servers its tests started from this checkout's build would run on.
     pkill -f "$PWD/.build/.*/storykeep serve" || true
 }
