@@ -45,10 +45,7 @@ import Testing
 
             // A subscription over SSE open.
             let sse = try LiveSocketTests.sseClient(h, sam.token, "subscription { notificationAdded { id } }", seconds: 8)
-            var streaming: [Sample] = []
-            for _ in 0..<100 where Self.value(streaming, "storykeep_live_connections", ["transport": "sse"]) < 1 {
-                streaming = try await MetricsHTTPTests.scrape(url).samples
-            }
+            let streaming = try await Self.scrape(url, until: { Self.value($0, "storykeep_live_connections", ["transport": "sse"]) >= 1 })
             #expect(Self.value(streaming, "storykeep_live_connections", ["transport": "sse"]) >= 1)
 
             // Argon2's one thread held, a login queues behind it; then both of the pool's
@@ -106,12 +103,7 @@ import Testing
                 context: JobContext(
                     pool: h.app, tenants: { [tenant] }, now: { clock.now.addingTimeInterval(31 * 86_400) }, logger: Logger(label: "purge-test")))
             let running = Task { try await service.run() }
-            var samples: [MetricsHTTPTests.Sample] = []
-            for _ in 0..<100 {
-                samples = try await MetricsHTTPTests.scrape(url).samples
-                if Self.value(samples, "storykeep_job_work_total", purged) >= before + 1 { break }
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            let samples = try await Self.scrape(url, until: { Self.value($0, "storykeep_job_work_total", purged) >= before + 1 })
             running.cancel()
             _ = try? await running.value
             #expect(Self.value(samples, "storykeep_job_work_total", purged) >= before + 1)

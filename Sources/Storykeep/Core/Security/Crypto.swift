@@ -53,25 +53,20 @@ package enum Crypto {
     /// one pass straight into the string (cursors are written for every item of a page).
     package static func base64URL(_ bytes: some Collection<UInt8>) -> String {
         let bytes = Array(bytes)
-        let length = (bytes.count * 4 + 2) / 3
-        return String(unsafeUninitializedCapacity: length) { out in
-            base64URLAlphabet.withUnsafeBufferPointer { alphabet in
-                bytes.withUnsafeBufferPointer { bytes in
-                    var (index, written) = (0, 0)
-                    while index < bytes.count {
-                        let count = min(3, bytes.count - index)
-                        var group = UInt32(bytes[index]) << 16
-                        if count > 1 { group |= UInt32(bytes[index + 1]) << 8 }
-                        if count > 2 { group |= UInt32(bytes[index + 2]) }
-                        for digit in 0...count {
-                            out[written] = alphabet[Int((group >> (18 - 6 * UInt32(digit))) & 0x3F)]
-                            written += 1
-                        }
-                        index += 3
-                    }
-                    return written
+        return String(unsafeUninitializedCapacity: (bytes.count * 4 + 2) / 3) { out in
+            var (index, written) = (0, 0)
+            while index < bytes.count {
+                let count = min(3, bytes.count - index)
+                var group = UInt32(bytes[index]) << 16
+                if count > 1 { group |= UInt32(bytes[index + 1]) << 8 }
+                if count > 2 { group |= UInt32(bytes[index + 2]) }
+                for digit in 0...count {
+                    out[written] = base64URLAlphabet[Int((group >> (18 - 6 * UInt32(digit))) & 0x3F)]
+                    written += 1
                 }
+                index += 3
             }
+            return written
         }
     }
 
