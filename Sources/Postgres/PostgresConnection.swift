@@ -12,7 +12,7 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
     private let worker: BoundedWorkerPool
     private let core: Confined
     /// What the last call left behind, read when the connection is given back to the pool.
-    private let state: Mutex<(broken: Bool, idle: Bool)>
+    private let state: Mutex<ConnectionState>
     /// Where the statements it sends are counted (its pool's).
     private let tally: StatementTally
     /// How long its gatherings wait for a participant (``PostgresConfiguration/gatheringPatience``).
@@ -32,7 +32,7 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
         self.gatheringPatience = gatheringPatience
         self.worker = worker
         self.core = Confined(core)
-        state = Mutex((broken: false, idle: true))
+        state = Mutex(ConnectionState(broken: false, idle: true, quietTransaction: false))
         self.tally = tally
         self.logger = logger
     }
@@ -65,8 +65,18 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
 
     /// Notes what the last call on the worker's thread left behind.
     private func recordState() {
-        let after = (broken: core.core.isBroken, idle: core.core.isIdle)
+        let core = core.core
+        let after = ConnectionState(broken: core.isBroken, idle: core.isIdle, quietTransaction: core.mayCommitWithoutWaiting)
         state.withLock { $0 = after }
+    }
+
+    /// What a connection's last call left behind, as its thread saw it.
+    private struct ConnectionState {
+        var broken: Bool
+        /// Outside any transaction block (or its COMMIT sent).
+        var idle: Bool
+        /// In a transaction in which nothing was written and nothing failed.
+        var quietTransaction: Bool
     }
 
     /// Sends the statements `gathered` in one round trip (one alone as usual, several in a
@@ -92,6 +102,30 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
                 start += item.statements.count
             }
         }
+    }
+
+    /// Queues the COMMIT of a quiet transaction (nothing written, nothing failed) on the
+    /// connection's thread without waiting for the thread either: the connection is idle from now
+    /// on, since the thread sends the COMMIT before anything its next borrower asks. Returns
+    /// false, queueing nothing, for any other transaction, which the caller commits as usual.
+    private func commitWithoutWaiting() -> Bool {
+        let quiet = state.withLock { state in
+            guard !state.broken, state.quietTransaction else { return false }
+            state.idle = true
+            state.quietTransaction = false
+            return true
+        }
+        guard quiet else { return false }
+        worker.submit { [self] in
+            do {
+                // The state said quiet, and nothing ran on the thread since it was recorded.
+                if try !core.core.commitWithoutWaiting() { _ = try core.core.executeScript("COMMIT") }
+            } catch {
+                logger.warning("postgres COMMIT sent without waiting failed: \(error)")
+            }
+            recordState()
+        }
+        return true
     }
 
     /// Whether the pool may lend this connection again: not broken, and not inside a transaction.
@@ -213,7 +247,7 @@ public final class PostgresConnection: PostgresQueryable, Sendable {
             _ = try? await StatementSpan.run("ROLLBACK") { try await run { try $0.executeScript("ROLLBACK") } }
             throw error
         }
-        if !waitForCommit, try await run({ try $0.commitWithoutWaiting() }) {
+        if !waitForCommit, commitWithoutWaiting() {
             tally.add(1, roundTrips: 0)
             return value
         }
