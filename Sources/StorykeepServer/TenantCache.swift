@@ -23,8 +23,10 @@ extension TenantStore: TenantSource {
 /// Run as a service, it re-reads the tenants every `refreshInterval`. A request naming a slug it
 /// does not know makes it re-read at once — at most once per `missInterval`, and concurrent
 /// misses share one read — so a tenant just applied is served without waiting, and requests
-/// for made-up slugs cannot turn into a query each. Host lookups never re-read on a miss: most
-/// requests come on hosts that are no tenant's (`127.0.0.1`), and hosts change rarely.
+/// for made-up slugs cannot turn into a query each. While a read is under way, the callers that
+/// need a newer one (a change was just notified) share one read queued after it. Host lookups
+/// never re-read on a miss: most requests come on hosts that are no tenant's (`127.0.0.1`), and
+/// hosts change rarely.
 ///
 /// After a failed read (the database is down) no read is tried for `missInterval`: lookups answer
 /// from the last snapshot, or fail at once when there is none, rather than each request waiting
@@ -53,6 +55,9 @@ public final class TenantCache: Service, Sendable {
     private struct State {
         var snapshot: Snapshot?
         var loading: Loading?
+        /// A read to start when `loading` ends, for the callers that need a newer one: they all
+        /// share it, so a burst of changes costs two reads rather than one each.
+        var queued: Task<Snapshot, any Error>?
         /// When the last read failed; for `missInterval` after it no read is tried again.
         var failedAt: ContinuousClock.Instant?
     }
@@ -121,6 +126,21 @@ public final class TenantCache: Service, Sendable {
             }
             if let loading = state.loading, maxAge.map({ loading.startedAt.duration(to: now) < $0 }) ?? true {
                 return .loading(loading.task)
+            }
+            // A queued read starts after the one under way ends, so after this call.
+            if let queued = state.queued { return .loading(queued) }
+            if let current = state.loading {
+                let queued = Task { [self] in
+                    _ = try? await current.task.value
+                    let startedAt = ContinuousClock.now
+                    self.state.withLock { state in
+                        if let queued = state.queued { state.loading = Loading(task: queued, startedAt: startedAt) }
+                        state.queued = nil
+                    }
+                    return Snapshot(try await source.loadTenants(logger: logger), at: startedAt)
+                }
+                state.queued = queued
+                return .loading(queued)
             }
             let loading = Task { [source, logger] in Snapshot(try await source.loadTenants(logger: logger), at: now) }
             state.loading = Loading(task: loading, startedAt: now)

@@ -4,6 +4,7 @@ import Postgres
 import Storykeep
 import StorykeepServer
 import StorykeepTestSupport
+import Synchronization
 import Testing
 
 // Issue 17: `tenant apply`, `disable` and `enable` reach a running server when they commit
@@ -46,5 +47,39 @@ struct TenantChangesTests {
                 group.cancelAll()
             }
         }
+    }
+}
+
+/// A burst of changes while the tenants are being read costs one more read, not one each.
+@Suite struct TenantCacheRefreshTests {
+    /// Tenants that are read only when the test lets each read finish, counting the reads.
+    final class GatedSource: TenantSource, Sendable {
+        let reads = Mutex(0)
+        let gate = AsyncStream.makeStream(of: Void.self)
+
+        func loadTenants(logger: Logger) async throws -> [Tenant] {
+            reads.withLock { $0 += 1 }
+            var waiting = gate.stream.makeAsyncIterator()
+            _ = await waiting.next()
+            return []
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func refreshesDuringAReadShareTheOneQueuedAfterIt() async throws {
+        let source = GatedSource()
+        let cache = TenantCache(source: source, refreshInterval: .seconds(3600), logger: Logger(label: "tenant-cache-test"))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await cache.refresh() }
+            while source.reads.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            // Ten changes notified while the first read is under way.
+            for _ in 0..<10 { group.addTask { try await cache.refresh() } }
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(source.reads.withLock { $0 } == 1)
+            source.gate.continuation.yield()
+            while source.reads.withLock({ $0 }) < 2 { try await Task.sleep(for: .milliseconds(5)) }
+            source.gate.continuation.yield()
+            try await group.waitForAll()
+        }
+        #expect(source.reads.withLock { $0 } == 2)
     }
 }
