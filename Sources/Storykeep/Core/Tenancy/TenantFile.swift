@@ -157,12 +157,34 @@ public struct TenantFile: Codable, Sendable, Equatable {
         modules.contains(module)
     }
 
+    /// `[a-z0-9]+(-[a-z0-9]+)*` within the slug's length limit. Byte loops, not Regex literals,
+    /// here and in ``isValidHost(_:)``: a literal compiles its program again on every call, and
+    /// every tenant file read checks many slugs (its own, its rewards' ids).
     package static func isValidSlug(_ slug: String) -> Bool {
-        TextLimit.tenantSlug.admits(slug) && slug.wholeMatch(of: /[a-z0-9]+(-[a-z0-9]+)*/) != nil
+        TextLimit.tenantSlug.admits(slug) && isLabel(slug.utf8, hyphensMayRepeat: false)
     }
 
-    static func isValidHost(_ host: String) -> Bool {
-        host.utf8.count <= 253 && host.wholeMatch(of: /[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*/) != nil
+    /// Lowercase DNS labels (`[a-z0-9]([a-z0-9-]*[a-z0-9])?`) joined by dots, 253 bytes at most.
+    package static func isValidHost(_ host: String) -> Bool {
+        host.utf8.count <= 253 && host.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).allSatisfy {
+            isLabel($0, hyphensMayRepeat: true)
+        }
+    }
+
+    /// Letters a-z and digits, with hyphens between them (never first or last; never two
+    /// together unless `hyphensMayRepeat`); not empty.
+    private static func isLabel(_ bytes: some Collection<UInt8>, hyphensMayRepeat: Bool) -> Bool {
+        let hyphen = UInt8(ascii: "-")
+        var previous: UInt8?
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): break
+            case hyphen where previous != nil && (hyphensMayRepeat || previous != hyphen): break
+            default: return false
+            }
+            previous = byte
+        }
+        return previous != nil && previous != hyphen
     }
 }
 
